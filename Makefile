@@ -1,0 +1,48 @@
+# Handy Tools. `make run` serves the site; `make test` runs every test.
+.PHONY: run build web test test-go test-web test-e2e bench lint clean
+
+GO ?= go
+NPM ?= npm
+
+run: build
+	./handy
+
+build: web
+	$(GO) build -o handy ./cmd/handy
+
+# Front end: packages, type check, client and SSR bundles, prerender (+ JS budget check).
+web: node_modules
+	npx tsc -p .
+	npx vite build -c web/vite.config.ts --logLevel warn
+	npx vite build -c web/vite.config.ts --ssr src/entry-server.tsx --logLevel warn
+	node web/scripts/prerender.mjs
+
+node_modules: package.json package-lock.json
+	$(NPM) ci --no-audit --no-fund
+	@touch node_modules
+
+test: build test-go test-web test-e2e
+
+test-go:
+	$(GO) vet ./...
+	$(GO) test -race ./...
+
+test-web: node_modules
+	npx vitest run
+
+test-e2e: build
+	scripts/ensure-tools.sh
+	npx playwright test -c e2e/playwright.config.ts
+
+bench: build
+	scripts/ensure-tools.sh bench
+	scripts/bench.sh
+
+lint: node_modules
+	gofmt -l . | tee /dev/stderr | (! read)
+	$(GO) vet ./...
+	npx tsc -p .
+
+clean:
+	rm -rf handy web/build node_modules
+	find web/dist -mindepth 1 ! -name .gitkeep -delete

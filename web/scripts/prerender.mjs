@@ -1,0 +1,102 @@
+// The prerender step: turns the Vite client and SSR builds into web/dist, the tree the Go
+// binary embeds (layout: docs/architecture.md). Also enforces the first-load JS budget.
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+const web = join(dirname(fileURLToPath(import.meta.url)), '..');
+const client = join(web, 'build/client');
+const dist = join(web, 'dist');
+const budgetBytes = 90 * 1024; // first-load JS per page, brotli (what browsers receive)
+const idToken = '__HANDY_BUILD_ID__';
+
+const app = await import(pathToFileURL(join(web, 'build/server/entry-server.js')).href);
+const manifest = JSON.parse(readFileSync(join(client, '.vite/manifest.json'), 'utf8'));
+const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
+if (!entryKey) throw new Error('prerender: no entry in the Vite manifest');
+
+/** A manifest chunk's file and those of its static imports, depth first, once each. */
+function chunkFiles(key, seen = new Set()) {
+  const chunk = manifest[key];
+  if (!chunk) throw new Error(`prerender: ${key} is not in the Vite manifest`);
+  if (seen.has(key)) return [];
+  seen.add(key);
+  return [chunk.file, ...(chunk.imports ?? []).flatMap((k) => chunkFiles(k, seen))];
+}
+
+const entryFiles = chunkFiles(entryKey);
+const css = (manifest[entryKey].css ?? []).map((f) => `/${f}`);
+const year = new Date().getUTCFullYear();
+
+// Start from a clean tree (keeping .gitkeep, so that `go vet` works before any build).
+for (const name of readdirSync(dist)) if (name !== '.gitkeep') rmSync(join(dist, name), { recursive: true });
+cpSync(client, dist, { recursive: true, filter: (src) => !src.includes('/.vite') });
+
+const write = (rel, data) => {
+  const file = join(dist, rel);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, data);
+};
+const size = (file, compress) => compress(readFileSync(join(client, file))).length;
+const br = (b) => brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
+const gz = (b) => gzipSync(b, { level: 9 });
+
+const budget = [];
+const prerendered = [];
+for (const route of app.routes) {
+  const path = app.pagePath(route.page, route.locale);
+  const seen = new Set(entryFiles);
+  const preload = [app.pageChunk(route.page), ...app.messageChunks(route.locale)]
+    .flatMap((key) => chunkFiles(key))
+    .filter((f) => !seen.has(f) && seen.add(f));
+  const js = [...entryFiles, ...preload];
+  budget.push({
+    path,
+    brotli: js.reduce((n, f) => n + size(f, br), 0),
+    gzip: js.reduce((n, f) => n + size(f, gz), 0),
+  });
+
+  const assets = { entry: `/${entryFiles[0]}`, preload: preload.map((f) => `/${f}`), css };
+  const { html, payload } = await app.renderRoute(route, assets, idToken, year);
+  const dir = path === '/' ? '' : path.slice(1);
+  write(join(dir, 'index.html'), html);
+  write(join(dir, '_payload.json'), JSON.stringify(payload));
+  prerendered.push(path);
+}
+
+for (const locale of app.locales) {
+  for (const status of [404, 500]) {
+    write(`_errors/${locale.code}/${status}.html`, await app.renderError(locale.code, status, css, year));
+  }
+}
+
+// The build id is a hash of everything the build wrote.
+const files = (dir) =>
+  readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
+const hash = createHash('sha256');
+for (const file of files(dist).sort()) hash.update(relative(dist, file)).update(readFileSync(file));
+const id = hash.digest('hex').slice(0, 16);
+for (const file of files(dist).filter((f) => /\.(html|json)$/.test(f))) {
+  const text = readFileSync(file, 'utf8');
+  if (text.includes(idToken)) writeFileSync(file, text.replaceAll(idToken, id));
+}
+const timestamp = Date.now();
+write('builds/latest.json', JSON.stringify({ id, timestamp }));
+write(`builds/meta/${id}.json`, JSON.stringify({ id, timestamp, routeRules: app.routeRules, prerendered }));
+
+// The budget: report every page, fail the build on any page over it.
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const worst = budget.reduce((a, b) => (b.brotli > a.brotli ? b : a));
+writeFileSync(join(web, 'build/budget.json'), JSON.stringify({ budgetBytes, pages: budget }, null, 2));
+console.log(
+  `prerendered ${prerendered.length} pages and ${app.locales.length * 2} error pages; build ${id}\n` +
+    `first-load JS: largest ${worst.path} ${kb(worst.brotli)} brotli (${kb(worst.gzip)} gzip); budget ${kb(budgetBytes)} brotli`,
+);
+const over = budget.filter((b) => b.brotli > budgetBytes);
+if (over.length > 0) {
+  for (const b of over) console.error(`over budget: ${b.path} ${kb(b.brotli)} > ${kb(budgetBytes)}`);
+  process.exit(1);
+}
+if (!existsSync(join(dist, 'favicon.ico'))) throw new Error('prerender: web/public/favicon.ico is missing');

@@ -1,0 +1,39 @@
+import { useTranslation } from 'react-i18next';
+import { locales, localeOf, pagePath, type LocaleCode, type PageName } from '../site';
+
+interface Props {
+  locale: LocaleCode;
+  /** The page to offer in each language; the home page when there is none (error pages). */
+  page?: PageName;
+  search: string;
+}
+
+/** Names each language in its own language and leads to the same page in it. */
+export function LanguageSwitcher({ locale, page = 'index', search }: Props) {
+  const { t } = useTranslation();
+  const current = localeOf(locale);
+  return (
+    <details className="lang">
+      <summary aria-label={t('nav.languageCurrent', { name: current.name })}>
+        <span aria-hidden="true" className="lang-icon">
+          文A
+        </span>
+        <span lang={current.lang}>{current.name}</span>
+      </summary>
+      <ul className="lang-list" aria-label={t('nav.language')}>
+        {locales.map((l) => (
+          <li key={l.code}>
+            <a
+              href={pagePath(page, l.code) + search}
+              hrefLang={l.lang}
+              lang={l.lang}
+              aria-current={l.code === locale ? 'true' : undefined}
+            >
+              {l.name}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

@@ -1,0 +1,31 @@
+// Boots a prerendered page: reads its data, loads its messages and page chunk, hydrates,
+// then starts the runtime (navigation, preloading, build check).
+import { hydrateRoot } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { App } from './App';
+import { bootDataId, type BootData } from './document';
+import { createI18n } from './i18n';
+import { loadPage } from './pageRegistry';
+import { startRuntime } from './runtime/start';
+import { createViewStore } from './runtime/view';
+import './styles.css';
+
+async function main() {
+  const el = document.getElementById(bootDataId);
+  const root = document.getElementById('root');
+  if (!el?.textContent || !root) return; // not an app page: nothing to hydrate
+  const boot = JSON.parse(el.textContent) as BootData;
+  const { route } = boot.payload;
+  const [i18n] = await Promise.all([createI18n(route.locale), loadPage(route.page)]);
+  const store = createViewStore({ path: location.pathname, search: '', route, payload: boot.payload });
+  hydrateRoot(
+    root,
+    <I18nextProvider i18n={i18n}>
+      <App store={store} year={boot.year} />
+    </I18nextProvider>,
+    { onRecoverableError: (err) => console.warn('Recoverable render error:', err) },
+  );
+  startRuntime({ boot, store, i18n });
+}
+
+main().catch((err) => console.error('Handy Tools failed to start:', err));

@@ -1,0 +1,21 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The client bundle has no HTML entry: the prerender step (web/scripts/prerender.mjs) writes
+// every document from the manifest.
+export default defineConfig(({ isSsrBuild }) => ({
+  root: 'web',
+  plugins: [react()],
+  build: {
+    outDir: isSsrBuild ? 'build/server' : 'build/client',
+    emptyOutDir: true,
+    manifest: !isSsrBuild,
+    assetsDir: 'assets',
+    rolldownOptions: isSsrBuild ? {} : { input: 'web/src/entry-client.tsx' },
+  },
+  test: {
+    root: '.',
+    include: ['web/src/**/*.test.{ts,tsx}'],
+    environment: 'jsdom',
+  },
+}));
