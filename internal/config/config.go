@@ -1,0 +1,161 @@
+// Package config loads the server's configuration from command-line flags, each with a HANDY_*
+// environment variable as fallback: a flag given on the command line wins over the variable,
+// which wins over the default.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Config is the server's configuration.
+type Config struct {
+	// Addr is the TCP address to listen on.
+	Addr string
+	// PublicURL is the origin visitors use ("https://handy.example"), without a trailing slash.
+	// It is written into absolute URLs; when https, cookies are Secure and HSTS is sent.
+	PublicURL string
+	// LogLevel is the minimum level logged.
+	LogLevel slog.Level
+	// LogFormat is "text" or "json".
+	LogFormat string
+	// ShutdownTimeout bounds how long in-flight requests may take to finish on SIGTERM.
+	ShutdownTimeout time.Duration
+}
+
+// HTTPS reports whether the site is served over HTTPS.
+func (c Config) HTTPS() bool { return strings.HasPrefix(c.PublicURL, "https://") }
+
+// option is one configuration setting: its flag, variable, default and meaning.
+type option struct {
+	flag, env, def, usage string
+	set                   func(c *Config, value string) error
+}
+
+// options is the table of every setting, in -help order.
+func options() []option {
+	return []option{
+		{"addr", "HANDY_ADDR", "localhost:8080", "TCP address to listen on", func(c *Config, v string) error {
+			if v == "" {
+				return errors.New("must not be empty")
+			}
+			c.Addr = v
+			return nil
+		}},
+		{"public-url", "HANDY_PUBLIC_URL", "http://localhost:8080", "origin visitors use (absolute http(s) URL, no path); https turns on Secure cookies and HSTS", func(c *Config, v string) error {
+			origin, err := parseOrigin(v)
+			c.PublicURL = origin
+			return err
+		}},
+		{"log-level", "HANDY_LOG_LEVEL", "info", "minimum log level: debug (also logs every request), info, warn or error", func(c *Config, v string) error {
+			return c.LogLevel.UnmarshalText([]byte(v))
+		}},
+		{"log-format", "HANDY_LOG_FORMAT", "text", "log format: text or json", func(c *Config, v string) error {
+			if v != "text" && v != "json" {
+				return errors.New(`must be "text" or "json"`)
+			}
+			c.LogFormat = v
+			return nil
+		}},
+		{"shutdown-timeout", "HANDY_SHUTDOWN_TIMEOUT", "15s", "how long in-flight requests may take to finish on SIGINT or SIGTERM", func(c *Config, v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				return errors.New("must be a duration such as 15s")
+			}
+			if d <= 0 {
+				return errors.New("must be positive")
+			}
+			c.ShutdownTimeout = d
+			return nil
+		}},
+	}
+}
+
+// Load reads the configuration from args (without the program name) and the environment
+// through getenv. It returns flag.ErrHelp when -help or -h is given; print Usage then.
+func Load(args []string, getenv func(string) string) (Config, error) {
+	var c Config
+	fs := flag.NewFlagSet("handy", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	opts := options()
+	values := make(map[string]string, len(opts))
+	for _, o := range opts {
+		values[o.flag] = o.def
+		if v, ok := lookup(getenv, o.env); ok {
+			values[o.flag] = v
+		}
+		fs.Func(o.flag, o.usage, func(v string) error {
+			values[o.flag] = v
+			return nil
+		})
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return Config{}, err
+		}
+		return Config{}, fmt.Errorf("config: %w (see handy -help)", err)
+	}
+	if fs.NArg() > 0 {
+		return Config{}, fmt.Errorf("config: unexpected argument %q (see handy -help)", fs.Arg(0))
+	}
+	for _, o := range opts {
+		if err := o.set(&c, values[o.flag]); err != nil {
+			return Config{}, fmt.Errorf("config: -%s / %s = %q: %w", o.flag, o.env, values[o.flag], err)
+		}
+	}
+	return c, nil
+}
+
+// lookup returns a variable's value; an empty variable counts as unset.
+func lookup(getenv func(string) string, name string) (string, bool) {
+	v := getenv(name)
+	return v, v != ""
+}
+
+// Usage writes the -help text: every flag with its variable and default.
+func Usage(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("Usage: handy [flags]\n\nServes Handy Tools. Every flag may also be set through its environment variable;\na flag on the command line wins over the variable, which wins over the default.\n\n")
+	for _, o := range options() {
+		fmt.Fprintf(&b, "  -%s value\n    \t%s\n    \tenvironment: %s (default %q)\n", o.flag, o.usage, o.env, o.def)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("config: write usage: %w", err)
+	}
+	return nil
+}
+
+// parseOrigin validates an absolute http(s) URL without path, query or fragment and returns
+// it as an origin ("https://handy.example"); a lone trailing slash is allowed.
+func parseOrigin(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("not a URL: %w", err)
+	}
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "", errors.New("must start with http:// or https://")
+	case u.Host == "" || u.Hostname() == "":
+		return "", errors.New("must name a host")
+	case u.User != nil:
+		return "", errors.New("must not hold user information")
+	case u.Path != "" && u.Path != "/", u.RawQuery != "", u.ForceQuery, u.Fragment != "":
+		return "", errors.New("must be an origin without path, query or fragment")
+	}
+	return u.Scheme + "://" + strings.ToLower(u.Host), nil
+}
+
+// Logger returns a slog.Logger writing to w in the configured format and level.
+func (c Config) Logger(w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: c.LogLevel}
+	if c.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}

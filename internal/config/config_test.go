@@ -1,0 +1,143 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestLoadDefaults(t *testing.T) {
+	t.Parallel()
+	c, err := Load(nil, env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second}
+	if c != want {
+		t.Errorf("Load() = %+v, want %+v", c, want)
+	}
+	if c.HTTPS() {
+		t.Error("HTTPS() for an http URL")
+	}
+}
+
+func TestLoadPrecedence(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want Config
+	}{
+		{
+			name: "environment over default",
+			env: map[string]string{"HANDY_ADDR": ":9000", "HANDY_PUBLIC_URL": "https://handy.example/", "HANDY_LOG_LEVEL": "debug",
+				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s"},
+			want: Config{Addr: ":9000", PublicURL: "https://handy.example", LogLevel: slog.LevelDebug, LogFormat: "json", ShutdownTimeout: 3 * time.Second},
+		},
+		{
+			name: "flag over environment",
+			args: []string{"-addr", ":7000", "-public-url=https://Handy.Example:8443", "-log-level", "warn", "-log-format", "text", "-shutdown-timeout", "1m"},
+			env: map[string]string{"HANDY_ADDR": ":9000", "HANDY_PUBLIC_URL": "https://other.example", "HANDY_LOG_LEVEL": "debug",
+				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s"},
+			want: Config{Addr: ":7000", PublicURL: "https://handy.example:8443", LogLevel: slog.LevelWarn, LogFormat: "text", ShutdownTimeout: time.Minute},
+		},
+		{
+			name: "empty variable is unset",
+			env:  map[string]string{"HANDY_ADDR": ""},
+			want: Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := Load(tt.args, env(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c != tt.want {
+				t.Errorf("Load = %+v, want %+v", c, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadRejects(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, wantInErr string
+		args            []string
+		env             map[string]string
+	}{
+		{"relative public URL", "HANDY_PUBLIC_URL", []string{"-public-url", "handy.example"}, nil},
+		{"public URL with path", "origin", []string{"-public-url", "https://handy.example/tools"}, nil},
+		{"public URL with query", "origin", []string{"-public-url", "https://handy.example/?a=1"}, nil},
+		{"public URL with fragment", "origin", []string{"-public-url", "https://handy.example#x"}, nil},
+		{"public URL ftp", "http", []string{"-public-url", "ftp://handy.example"}, nil},
+		{"public URL without host", "host", []string{"-public-url", "https://"}, nil},
+		{"public URL with user", "user", []string{"-public-url", "https://me@handy.example"}, nil},
+		{"bad env public URL", "HANDY_PUBLIC_URL", nil, map[string]string{"HANDY_PUBLIC_URL": "nope"}},
+		{"bad log level", "HANDY_LOG_LEVEL", []string{"-log-level", "loud"}, nil},
+		{"bad log format", "HANDY_LOG_FORMAT", nil, map[string]string{"HANDY_LOG_FORMAT": "xml"}},
+		{"bad timeout", "HANDY_SHUTDOWN_TIMEOUT", []string{"-shutdown-timeout", "soon"}, nil},
+		{"negative timeout", "positive", []string{"-shutdown-timeout", "-1s"}, nil},
+		{"empty addr", "HANDY_ADDR", []string{"-addr", ""}, nil},
+		{"unknown flag", "-nope", []string{"-nope"}, nil},
+		{"stray argument", "extra", []string{"extra"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Load(tt.args, env(tt.env))
+			if err == nil || !strings.Contains(err.Error(), tt.wantInErr) {
+				t.Errorf("Load error = %v, want one mentioning %q", err, tt.wantInErr)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	t.Parallel()
+	for _, arg := range []string{"-help", "-h", "--help"} {
+		if _, err := Load([]string{arg}, env(nil)); !errors.Is(err, flag.ErrHelp) {
+			t.Errorf("Load(%s) error = %v, want flag.ErrHelp", arg, err)
+		}
+	}
+	var b bytes.Buffer
+	if err := Usage(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range options() {
+		for _, want := range []string{"-" + o.flag, o.env, `"` + o.def + `"`} {
+			if !strings.Contains(b.String(), want) {
+				t.Errorf("usage lacks %q:\n%s", want, b.String())
+			}
+		}
+	}
+}
+
+func TestHTTPSAndLogger(t *testing.T) {
+	t.Parallel()
+	c, err := Load([]string{"-public-url", "https://handy.example", "-log-format", "json", "-log-level", "warn"}, env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.HTTPS() {
+		t.Error("HTTPS() false for an https URL")
+	}
+	var b bytes.Buffer
+	log := c.Logger(&b)
+	log.Info("hidden")
+	log.Warn("shown", "request_id", "r1")
+	if got := b.String(); strings.Contains(got, "hidden") || !strings.Contains(got, `"request_id":"r1"`) {
+		t.Errorf("json logger at warn wrote %q", got)
+	}
+}
