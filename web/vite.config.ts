@@ -16,6 +16,5 @@ export default defineConfig(({ isSsrBuild }) => ({
   test: {
     root: '.',
     include: ['web/src/**/*.test.{ts,tsx}'],
-    environment: 'jsdom',
   },
 }));

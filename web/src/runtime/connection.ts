@@ -6,6 +6,7 @@ interface NetworkInformation {
 }
 
 export function connection(): NetworkInformation {
+  if (typeof navigator === 'undefined') return {};
   return (navigator as Navigator & { connection?: NetworkInformation }).connection ?? {};
 }
 
