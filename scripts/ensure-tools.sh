@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs, where missing, the system tools the tests (or, with `bench`, the benchmarks) need:
+# Debian's chromium for the end-to-end tests, xmllint for the sitemap schema check, and
+# nginx and wrk for the benchmark. It says what it installs and fails clearly when it cannot.
+set -euo pipefail
+
+need=()
+have() { command -v "$1" >/dev/null 2>&1; }
+want() { have "$1" || need+=("$2"); }
+
+if [ -z "${CHROME_PATH:-}" ]; then want chromium chromium; fi
+want xmllint libxml2-utils
+if [ "${1:-}" = bench ]; then
+  want wrk wrk
+  want nginx nginx
+  want brotli brotli
+fi
+
+[ ${#need[@]} -eq 0 ] && exit 0
+
+echo "ensure-tools: installing ${need[*]} (Debian packages) for the tests"
+if ! have apt-get; then
+  echo "ensure-tools: apt-get is not available; install ${need[*]} by hand (or set CHROME_PATH)" >&2
+  exit 1
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if have sudo; then sudo="sudo"; else
+    echo "ensure-tools: need root (or sudo) to install ${need[*]}; install them by hand" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq "${need[@]}"; } >/tmp/ensure-tools.log 2>&1; then
+  echo "ensure-tools: installing ${need[*]} failed; see /tmp/ensure-tools.log" >&2
+  tail -n 20 /tmp/ensure-tools.log >&2
+  exit 1
+fi
+echo "ensure-tools: installed ${need[*]}"
