@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { ErrorMessage } from './components/ErrorMessage';
 import { Layout } from './components/Layout';
 import { loadedPage } from './pageRegistry';
@@ -8,10 +8,13 @@ import { localeOfPath } from './site';
 interface Props {
   store: ViewStore;
   year: number;
+  /** Runs once, after hydration. */
+  onMount?: () => void;
 }
 
 /** The whole page: layout around the current view (a page, or "Page not found"). */
-export function App({ store, year }: Props) {
+export function App({ store, year, onMount }: Props) {
+  useEffect(() => onMount?.(), []); // once: the boot callback, not a dependency
   const view = useSyncExternalStore(store.subscribe, store.get, store.get);
   const locale = view.route?.locale ?? localeOfPath(view.path);
   const Page = view.route && view.payload ? loadedPage(view.route.page) : undefined;

@@ -21,11 +21,10 @@ async function main() {
   hydrateRoot(
     root,
     <I18nextProvider i18n={i18n}>
-      <App store={store} year={boot.year} />
+      <App store={store} year={boot.year} onMount={() => startRuntime({ boot, store, i18n })} />
     </I18nextProvider>,
     { onRecoverableError: (err) => console.warn('Recoverable render error:', err) },
   );
-  startRuntime({ boot, store, i18n });
 }
 
 main().catch((err) => console.error('Handy Tools failed to start:', err));

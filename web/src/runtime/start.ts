@@ -52,6 +52,7 @@ export function startRuntime({ boot, store, i18n }: RuntimeInput) {
   startBuildCheck({ buildId: boot.buildId, onOutdated: () => navigator.markOutdated() });
   loadRouteRules(boot.buildId, navigator);
   window.addEventListener('unhandledrejection', (e) => console.error('Unhandled error:', e.reason));
+  document.documentElement.dataset.hydrated = 'true'; // for tests and styles: the page is live
 }
 
 function appUrl(a: HTMLAnchorElement): URL | undefined {

@@ -1,0 +1,33 @@
+// A page that fails its test on any console error or uncaught exception.
+import { test as base, expect } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import site from '../internal/site/site.json' with { type: 'json' };
+
+export { expect, site };
+
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      page.on('pageerror', (e) => errors.push(e.message));
+      await use(errors);
+    },
+    { auto: true },
+  ],
+});
+
+export type Messages = typeof import('../web/src/locales/en.json');
+
+export function messages(code: string): Messages {
+  return JSON.parse(readFileSync(join(import.meta.dirname, `../web/src/locales/${code}.json`), 'utf8'));
+}
+
+export function pagePath(page: string, code: string): string {
+  const path = site.pages.find((p) => p.name === page)!.path;
+  if (code === site.defaultLocale) return path;
+  return path === '/' ? `/${code}` : `/${code}${path}`;
+}
+
+export const routes = site.locales.flatMap((l) => site.pages.map((p) => ({ locale: l, page: p, path: pagePath(p.name, l.code) })));

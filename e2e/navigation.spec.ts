@@ -1,0 +1,83 @@
+// Client-side navigation: payloads, the in-place 404, chunk failures and the reload guard,
+// locale chunk failures.
+import { expect, messages, test } from './fixtures';
+
+const hydrated = () => document.documentElement.dataset.hydrated === 'true';
+
+test('a client-side navigation fetches the payload, not the document', async ({ page }) => {
+  await page.goto('/fr');
+  await page.waitForFunction(hydrated);
+  const documents: string[] = [];
+  const payloads: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'document') documents.push(r.url());
+    if (r.url().includes('_payload.json')) payloads.push(new URL(r.url()).pathname);
+  });
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+  await page.locator('header nav a[href="/fr/speed-calculator"]').click();
+  await expect(page).toHaveURL(/\/fr\/speed-calculator$/);
+  await expect(page.locator('h1')).toHaveText(messages('fr').pages['speed-calculator'].heading);
+  await expect(page).toHaveTitle(messages('fr').pages['speed-calculator'].title);
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', /\/fr\/speed-calculator$/);
+  expect(documents).toEqual([]);
+  expect(payloads).toContain('/fr/speed-calculator/_payload.json');
+  expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(42); // same document
+
+  await page.goBack();
+  await expect(page.locator('h1')).toHaveText(messages('fr').pages.index.heading);
+  expect(documents).toEqual([]);
+});
+
+test('a client-side navigation to an unknown path shows the 404 page in place', async ({ page }) => {
+  await page.goto('/de/faq');
+  await page.waitForFunction(hydrated);
+  await page.evaluate(() => {
+    const a = document.createElement('a');
+    a.href = '/de/gibt-es-nicht';
+    a.textContent = 'broken';
+    a.id = 'broken';
+    document.querySelector('main')!.append(a);
+  });
+  await page.locator('#broken').click();
+  await expect(page).toHaveURL(/\/de\/gibt-es-nicht$/);
+  await expect(page.locator('h1')).toHaveText(messages('de').errors.notFound.title);
+
+  const direct = await page.request.get('/de/gibt-es-nicht');
+  expect(direct.status()).toBe(404);
+  expect(await direct.text()).toContain(messages('de').errors.notFound.title);
+});
+
+test('a failed page chunk reloads the target once, guarded for 10 seconds', async ({ page, consoleErrors }) => {
+  await page.goto('/');
+  await page.waitForFunction(hydrated);
+  let documentLoads = 0;
+  page.on('request', (r) => r.resourceType() === 'document' && documentLoads++);
+  const failOnce = () => page.route(/\/assets\/faq-[^/]+\.js$/, (route) => route.abort(), { times: 1 });
+  await failOnce();
+  await page.locator('footer a[href="/faq"]').click();
+  await expect(page).toHaveURL(/\/faq$/);
+  await page.waitForFunction(hydrated); // the full load (chunk failure → reload of /faq)
+  expect(documentLoads).toBe(1);
+  expect(await page.evaluate(() => sessionStorage.getItem('handy:reload:/faq'))).toMatch(/^\d+$/);
+
+  // Again within 10 s: the guard refuses a second reload, so there is no loop.
+  await page.goto('/');
+  await page.waitForFunction(hydrated);
+  documentLoads = 0;
+  await failOnce();
+  await page.locator('footer a[href="/faq"]').click();
+  await page.waitForTimeout(1000);
+  expect(documentLoads).toBe(0);
+  await expect(page).toHaveURL(/\/$/);
+  expect(consoleErrors.some((e) => e.startsWith('Failed to load the page /faq'))).toBe(true);
+  consoleErrors.length = 0; // expected here
+});
+
+test('a failed locale chunk is logged and the page goes on in English', async ({ page, consoleErrors }) => {
+  await page.route(/\/assets\/ko-[^/]+\.js$/, (route) => route.abort());
+  await page.goto('/ko/faq');
+  await page.waitForFunction(hydrated);
+  expect(consoleErrors.some((e) => e.startsWith('Failed locale loading'))).toBe(true);
+  await expect(page.locator('h1')).toHaveText(messages('en').pages.faq.heading);
+  consoleErrors.length = 0; // expected here
+});
