@@ -1,0 +1,126 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"handy/internal/site"
+)
+
+// ErrNotBuilt means the front-end build output lacks a page or an error page.
+var ErrNotBuilt = errors.New("front end not built: run make build")
+
+// errorsDir holds the static error pages: _errors/{code}/404.html and 500.html.
+const errorsDir = "_errors"
+
+// rawFile is a file read from the build output, with the public origin substituted.
+type rawFile struct {
+	name string // path in the build output
+	body []byte
+}
+
+// distFiles is the build output sorted by what it is for.
+type distFiles struct {
+	byURL      map[string]rawFile            // served by URL path
+	errorPages map[string]map[string]rawFile // locale code → "404"/"500" → page
+}
+
+// readDist reads every file of dist, replaces placeholder with origin in text files and checks
+// that every page × locale document and every error page is there.
+func readDist(dist fs.FS, table *site.Table, origin string) (distFiles, error) {
+	files := distFiles{byURL: make(map[string]rawFile), errorPages: make(map[string]map[string]rawFile)}
+	placeholder := []byte(table.OriginPlaceholder())
+	err := fs.WalkDir(dist, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(d.Name(), ".") && name != "." {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil // dotfiles (.gitkeep) are never served
+		}
+		if d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		body, err := fs.ReadFile(dist, name)
+		if err != nil {
+			return err
+		}
+		if substituted[strings.ToLower(path.Ext(name))] {
+			body = bytes.ReplaceAll(body, placeholder, []byte(origin))
+		}
+		f := rawFile{name: name, body: body}
+		if rest, ok := strings.CutPrefix(name, errorsDir+"/"); ok {
+			if code, page, ok := strings.Cut(rest, "/"); ok && (page == "404.html" || page == "500.html") {
+				if files.errorPages[code] == nil {
+					files.errorPages[code] = make(map[string]rawFile)
+				}
+				files.errorPages[code][strings.TrimSuffix(page, ".html")] = f
+			}
+			return nil
+		}
+		url := urlOf(name)
+		if prev, dup := files.byURL[url]; dup {
+			return fmt.Errorf("%s and %s are both served at %s", prev.name, name, url)
+		}
+		files.byURL[url] = f
+		return nil
+	})
+	if err != nil {
+		return distFiles{}, fmt.Errorf("read build output: %w", err)
+	}
+	if missing := files.missing(table); len(missing) > 0 {
+		more := ""
+		if len(missing) > 3 {
+			more = fmt.Sprintf(" and %d more", len(missing)-3)
+			missing = missing[:3]
+		}
+		return distFiles{}, fmt.Errorf("%w (missing %s%s)", ErrNotBuilt, strings.Join(missing, ", "), more)
+	}
+	return files, nil
+}
+
+// urlOf returns the URL path a build output file is served at. An index.html answers for its
+// directory without a trailing slash (faq/index.html → /faq, index.html → /); /index.html is
+// not a second URL for the home page.
+func urlOf(name string) string {
+	if name == "index.html" {
+		return "/"
+	}
+	if dir, ok := strings.CutSuffix(name, "/index.html"); ok {
+		return "/" + dir
+	}
+	return "/" + name
+}
+
+// missing lists the required files the build output lacks, in table order.
+func (f distFiles) missing(table *site.Table) []string {
+	var missing []string
+	for _, r := range table.Routes() {
+		if _, ok := f.byURL[r.Path]; !ok {
+			missing = append(missing, documentOf(r.Path))
+		}
+	}
+	for _, loc := range table.Locales() {
+		for _, status := range []string{"404", "500"} {
+			if _, ok := f.errorPages[loc.Code][status]; !ok {
+				missing = append(missing, path.Join(errorsDir, loc.Code, status+".html"))
+			}
+		}
+	}
+	return slices.Clip(missing)
+}
+
+// documentOf names the build output file of a page URL: / → index.html, /de/faq → de/faq/index.html.
+func documentOf(url string) string {
+	if url == "/" {
+		return "index.html"
+	}
+	return strings.TrimPrefix(url, "/") + "/index.html"
+}

@@ -1,0 +1,100 @@
+package server
+
+import (
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"time"
+)
+
+const (
+	maxURILength = 2048    // longer request targets get 414
+	maxBodyBytes = 1 << 20 // request bodies (future API routes) are cut at 1 MiB
+)
+
+// statusWriter remembers the status written, so that recovery knows whether a 500 page can
+// still be sent and the access log knows what was answered.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	if w.status == 0 && status >= 200 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// middleware wraps next with, in order: a request id, the security headers, panic recovery
+// (→ styled 500), the URI length and body limits, and the access log (at debug level).
+func (s *Server) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h["X-Request-Id"] = []string{s.newRequestID()}
+		for _, sh := range s.securityHeaders {
+			h[sh.key] = sh.value
+		}
+		sw := &statusWriter{ResponseWriter: w}
+		defer s.recoverPanic(sw, r)
+		if s.logger.Enabled(r.Context(), slog.LevelDebug) {
+			defer s.logAccess(sw, r, time.Now())
+		}
+		if len(r.RequestURI) > maxURILength {
+			s.writeError(sw, r, errURITooLong)
+			return
+		}
+		if r.Body != nil && r.Body != http.NoBody {
+			r.Body = http.MaxBytesReader(sw, r.Body, maxBodyBytes)
+		}
+		next.ServeHTTP(sw, r)
+	})
+}
+
+// recoverPanic turns a panic into a logged 500. When the response has already begun, it can
+// only abort the connection so that the client does not take a truncated body for whole.
+func (s *Server) recoverPanic(w *statusWriter, r *http.Request) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	err := &panicError{value: v, stack: debug.Stack()}
+	if w.status != 0 {
+		s.logFailure(w, r, err)
+		panic(http.ErrAbortHandler)
+	}
+	s.writeError(w, r, err)
+}
+
+func (s *Server) logAccess(w *statusWriter, r *http.Request, start time.Time) {
+	s.logger.LogAttrs(r.Context(), slog.LevelDebug, "request",
+		slog.String("request_id", w.Header().Get("X-Request-Id")),
+		slog.String("method", r.Method),
+		slog.String("path", r.URL.Path),
+		slog.Int("status", w.status),
+		slog.Duration("duration", time.Since(start)))
+}
+
+// newRequestID returns an id unique to this request: the process's random prefix and a
+// sequence number. It is cheaper than reading random bytes per request.
+func (s *Server) newRequestID() string {
+	var buf [48]byte
+	b := append(buf[:0], s.requestIDPrefix...)
+	b = append(b, '-')
+	b = strconv.AppendUint(b, s.requestSeq.Add(1), 10)
+	return string(b)
+}

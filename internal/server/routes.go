@@ -1,0 +1,34 @@
+package server
+
+import "net/http"
+
+// routes is the whole HTTP surface. Everything the table does not name (pages, payloads,
+// assets, build manifests, public files, route rules, the language redirect of /, 404s) goes
+// to serveSite.
+func (s *Server) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.Handle("GET /healthz", s.handle(s.healthz))
+	mux.Handle("GET /readyz", s.handle(s.readyz))
+	mux.Handle("GET /robots.txt", s.handle(s.robots))
+	mux.Handle("GET /sitemap.xml", s.handle(s.sitemap))
+	mux.Handle("GET /{code}/sitemap.xml", s.handle(s.sitemap))
+	mux.Handle("/", s.handle(s.serveSite))
+	return mux
+}
+
+// robots serves robots.txt, generated at start-up.
+func (s *Server) robots(w http.ResponseWriter, r *http.Request) error {
+	s.robotsTxt.write(w, r, http.StatusOK)
+	return nil
+}
+
+// sitemap serves /sitemap.xml and /{code}/sitemap.xml, generated at start-up. Any other
+// /{x}/sitemap.xml is left to serveSite: route rules (/ja/sitemap.xml → /jp/sitemap.xml), else 404.
+func (s *Server) sitemap(w http.ResponseWriter, r *http.Request) error {
+	e, ok := s.sitemaps[r.URL.Path]
+	if !ok {
+		return s.serveSite(w, r)
+	}
+	e.write(w, r, http.StatusOK)
+	return nil
+}

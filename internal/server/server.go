@@ -1,0 +1,177 @@
+// Package server serves Handy Tools over HTTP: the prerendered pages and files of the front-end
+// build, held in memory and precompressed, sitemaps and robots.txt, the language redirect of /,
+// route rules, styled error pages, health checks and security headers.
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"path"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"handy/internal/config"
+	"handy/internal/site"
+)
+
+// Timeouts and limits of the HTTP server.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 15 * time.Second
+	writeTimeout      = 30 * time.Second
+	idleTimeout       = 120 * time.Second
+	maxHeaderBytes    = 64 << 10
+)
+
+// Server is the HTTP server of Handy Tools. Everything it serves is built by New and never
+// changes afterwards, so one Server serves any number of requests concurrently.
+type Server struct {
+	table  *site.Table
+	logger *slog.Logger
+	https  bool
+
+	files              map[string]*entry // build output by URL path
+	sitemaps           map[string]*entry // by URL path
+	robotsTxt          *entry
+	notFound           map[string]*entry // by locale code
+	internalError      map[string]*entry // by locale code
+	notFoundDetailPage []byte            // the default locale's 404 page, for validation details
+	homes              map[string]string // home URL path by locale code
+
+	securityHeaders []header
+	requestIDPrefix string
+	requestSeq      atomic.Uint64
+	draining        atomic.Bool
+
+	handler http.Handler
+	http    *http.Server
+}
+
+// New reads the front-end build output from dist (layout in docs/architecture.md), writes
+// cfg.PublicURL into it, checks that every page and error page is there (else ErrNotBuilt),
+// generates sitemaps and robots.txt and precompresses everything.
+func New(cfg config.Config, dist fs.FS, logger *slog.Logger) (*Server, error) {
+	table := site.Default()
+	files, err := readDist(dist, table, cfg.PublicURL)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	random := make([]byte, 6)
+	if _, err := rand.Read(random); err != nil {
+		return nil, fmt.Errorf("server: request id prefix: %w", err)
+	}
+	s := &Server{
+		table:           table,
+		logger:          logger,
+		https:           cfg.HTTPS(),
+		homes:           make(map[string]string),
+		securityHeaders: securityHeaders(cfg.HTTPS()),
+		requestIDPrefix: hex.EncodeToString(random),
+	}
+	if err := s.buildEntries(files, cfg.PublicURL); err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	s.handler = s.middleware(s.routes())
+	s.http = &http.Server{
+		Addr:              cfg.Addr,
+		Handler:           s.handler,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	return s, nil
+}
+
+// buildEntries turns the build output, the sitemaps and robots.txt into compressed entries.
+func (s *Server) buildEntries(files distFiles, origin string) error {
+	s.files = make(map[string]*entry)
+	s.sitemaps = make(map[string]*entry)
+	s.notFound = make(map[string]*entry)
+	s.internalError = make(map[string]*entry)
+	var jobs []entryJob
+	for url, f := range files.byURL {
+		spec := entrySpec{
+			body:         f.body,
+			contentType:  contentTypeOf(f.name),
+			cacheControl: cacheRevalidate,
+			vary:         varyEncoding,
+			etag:         true,
+			compress:     !incompressible[strings.ToLower(path.Ext(f.name))],
+		}
+		if strings.HasPrefix(url, "/assets/") {
+			spec.cacheControl = cacheImmutable
+		}
+		if url == "/" {
+			spec.vary = varyRoot
+		}
+		jobs = append(jobs, entryJob{spec, func(e *entry) { s.files[url] = e }})
+	}
+	for code, pages := range files.errorPages {
+		for status, f := range pages {
+			byCode := s.internalError
+			if status == "404" {
+				byCode = s.notFound
+			}
+			spec := entrySpec{body: f.body, contentType: contentTypeOf(f.name), cacheControl: cacheNoStore, vary: varyEncoding, compress: true}
+			jobs = append(jobs, entryJob{spec, func(e *entry) { byCode[code] = e }})
+		}
+	}
+	for _, loc := range s.table.Locales() {
+		p := sitemapPath(s.table, loc)
+		spec := entrySpec{body: buildSitemap(s.table, origin, loc), contentType: contentTypeOf(p),
+			cacheControl: cacheRevalidate, vary: varyEncoding, etag: true, compress: true}
+		jobs = append(jobs, entryJob{spec, func(e *entry) { s.sitemaps[p] = e }})
+	}
+	robots := entrySpec{body: buildRobots(s.table, origin), contentType: contentTypeOf("robots.txt"),
+		cacheControl: cacheRevalidate, vary: varyEncoding, etag: true, compress: true}
+	jobs = append(jobs, entryJob{robots, func(e *entry) { s.robotsTxt = e }})
+	if err := buildEntries(jobs); err != nil {
+		return err
+	}
+
+	for _, r := range s.table.Routes() {
+		if r.Page.Path == "/" {
+			s.homes[r.Locale.Code] = r.Path
+		}
+	}
+	en404 := files.errorPages[s.table.DefaultLocale().Code]["404"]
+	s.notFoundDetailPage = en404.body
+	if !bytes.Contains(en404.body, detailMarker) {
+		s.logger.Warn("the 404 page has no detail marker: validation failures will not name the path",
+			slog.String("file", en404.name), slog.String("marker", string(detailMarker)))
+	}
+	return nil
+}
+
+// Handler returns the server's HTTP handler, middleware included.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Serve accepts connections on ln until Shutdown. It returns nil after a shutdown.
+func (s *Server) Serve(ln net.Listener) error {
+	if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("server: serve: %w", err)
+	}
+	return nil
+}
+
+// Shutdown turns /readyz to 503, stops accepting connections and waits until in-flight
+// requests finish or ctx ends.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.draining.Store(true)
+	if err := s.http.Shutdown(ctx); err != nil {
+		return fmt.Errorf("server: shutdown: %w", err)
+	}
+	return nil
+}
