@@ -65,11 +65,7 @@ func readDist(dist fs.FS, table *site.Table, origin string) (distFiles, error) {
 			}
 			return nil
 		}
-		url := urlOf(name)
-		if prev, dup := files.byURL[url]; dup {
-			return fmt.Errorf("%s and %s are both served at %s", prev.name, name, url)
-		}
-		files.byURL[url] = f
+		files.byURL[urlOf(name)] = f // distinct: a directory cannot also be a file
 		return nil
 	})
 	if err != nil {

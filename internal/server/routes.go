@@ -10,8 +10,11 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /healthz", s.handle(s.healthz))
 	mux.Handle("GET /readyz", s.handle(s.readyz))
 	mux.Handle("GET /robots.txt", s.handle(s.robots))
-	mux.Handle("GET /sitemap.xml", s.handle(s.sitemap))
-	mux.Handle("GET /{code}/sitemap.xml", s.handle(s.sitemap))
+	// /sitemap.xml and /{code}/sitemap.xml, one exact pattern per locale: exact patterns keep
+	// ServeMux from allocating wildcard matches on every page request.
+	for path := range s.sitemaps {
+		mux.Handle("GET "+path, s.handle(s.sitemap))
+	}
 	mux.Handle("/", s.handle(s.serveSite))
 	return mux
 }
@@ -22,13 +25,9 @@ func (s *Server) robots(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// sitemap serves /sitemap.xml and /{code}/sitemap.xml, generated at start-up. Any other
-// /{x}/sitemap.xml is left to serveSite: route rules (/ja/sitemap.xml → /jp/sitemap.xml), else 404.
+// sitemap serves a sitemap generated at start-up. Any other /{x}/sitemap.xml is left to
+// serveSite: route rules (/ja/sitemap.xml → /jp/sitemap.xml), else 404.
 func (s *Server) sitemap(w http.ResponseWriter, r *http.Request) error {
-	e, ok := s.sitemaps[r.URL.Path]
-	if !ok {
-		return s.serveSite(w, r)
-	}
-	e.write(w, r, http.StatusOK)
+	s.sitemaps[r.URL.Path].write(w, r, http.StatusOK)
 	return nil
 }

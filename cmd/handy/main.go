@@ -1,0 +1,82 @@
+// Command handy serves Handy Tools: the front end embedded from web/dist, and its HTTP API.
+// Run `handy -help` for its flags and their HANDY_* environment variables.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"handy/internal/config"
+	"handy/internal/server"
+	"handy/web"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Getenv, web.Dist(), os.Stdout, os.Stderr))
+}
+
+// run is main with its dependencies passed in; it returns the exit code.
+func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr io.Writer) int {
+	cfg, err := config.Load(args, getenv)
+	if errors.Is(err, flag.ErrHelp) {
+		if err := config.Usage(stdout); err != nil {
+			return 1
+		}
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "handy:", err)
+		return 2
+	}
+	logger := cfg.Logger(stderr)
+	srv, err := server.New(cfg, dist, logger)
+	if err != nil {
+		fmt.Fprintln(stderr, "handy:", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := serve(ctx, srv, cfg, logger); err != nil {
+		logger.Error("server stopped", slog.String("error", err.Error()))
+		return 1
+	}
+	return 0
+}
+
+// serve listens on cfg.Addr until ctx ends, then shuts down gracefully within
+// cfg.ShutdownTimeout: /readyz turns 503 and in-flight requests finish.
+func serve(ctx context.Context, srv *server.Server, cfg config.Config, logger *slog.Logger) error {
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	logger.Info("listening", slog.String("addr", ln.Addr().String()), slog.String("url", "http://"+ln.Addr().String()),
+		slog.String("public_url", cfg.PublicURL))
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", slog.Duration("timeout", cfg.ShutdownTimeout))
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return err
+	}
+	if err := <-served; err != nil {
+		return err
+	}
+	logger.Info("stopped")
+	return nil
+}

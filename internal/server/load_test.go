@@ -1,0 +1,63 @@
+package server
+
+import (
+	"errors"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"handy/internal/config"
+	"handy/internal/site"
+)
+
+func TestNewRejectsIncompleteBuild(t *testing.T) {
+	t.Parallel()
+	cfg := config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	withoutFAQ := fixtureDist(site.Default())
+	delete(withoutFAQ, "de/faq/index.html")
+	without404 := fixtureDist(site.Default())
+	delete(without404, "_errors/ko/404.html")
+	tests := []struct {
+		name      string
+		dist      fstest.MapFS
+		wantInErr string
+	}{
+		{"fresh clone", fstest.MapFS{".gitkeep": {}}, "missing index.html, flip-image/index.html, area-calculator/index.html and 69 more)"},
+		{"one page missing", withoutFAQ, "missing de/faq/index.html)"},
+		{"one error page missing", without404, "missing _errors/ko/404.html)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := New(cfg, tt.dist, logger)
+			if !errors.Is(err, ErrNotBuilt) || !strings.Contains(err.Error(), tt.wantInErr) {
+				t.Errorf("New error = %v, want ErrNotBuilt mentioning %q", err, tt.wantInErr)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error is not one line: %q", err)
+			}
+		})
+	}
+}
+
+func TestURLOf(t *testing.T) {
+	t.Parallel()
+	tests := map[string]string{
+		"index.html":           "/",
+		"de/index.html":        "/de",
+		"de/faq/index.html":    "/de/faq",
+		"_payload.json":        "/_payload.json",
+		"de/faq/_payload.json": "/de/faq/_payload.json",
+		"assets/app.js":        "/assets/app.js",
+		"builds/meta/abc.json": "/builds/meta/abc.json",
+		"docs/notindex.html":   "/docs/notindex.html",
+	}
+	for name, want := range tests {
+		if got := urlOf(name); got != want {
+			t.Errorf("urlOf(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
