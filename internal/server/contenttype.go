@@ -5,46 +5,66 @@ import (
 	"strings"
 )
 
-// contentTypes maps file extensions to Content-Type values. It is fixed here rather than read
-// from the system's MIME tables, so that every machine serves the same headers.
-var contentTypes = map[string]string{
-	".html":        "text/html; charset=utf-8",
-	".css":         "text/css; charset=utf-8",
-	".js":          "text/javascript; charset=utf-8",
-	".mjs":         "text/javascript; charset=utf-8",
-	".json":        "application/json",
-	".map":         "application/json",
-	".webmanifest": "application/manifest+json",
-	".xml":         "application/xml; charset=utf-8",
-	".txt":         "text/plain; charset=utf-8",
-	".svg":         "image/svg+xml",
-	".png":         "image/png",
-	".jpg":         "image/jpeg",
-	".jpeg":        "image/jpeg",
-	".gif":         "image/gif",
-	".webp":        "image/webp",
-	".avif":        "image/avif",
-	".ico":         "image/x-icon",
-	".woff":        "font/woff",
-	".woff2":       "font/woff2",
-	".wasm":        "application/wasm",
-	".pdf":         "application/pdf",
-}
-
-// incompressible lists extensions whose formats are already compressed: gzip and brotli would
-// spend start-up time to save nothing.
-var incompressible = map[string]bool{
-	".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true, ".avif": true,
-	".woff": true, ".woff2": true, ".zip": true, ".gz": true, ".br": true, ".mp4": true, ".webm": true,
-}
-
-// substituted lists the extensions of text files in which the origin placeholder is replaced.
-var substituted = map[string]bool{".html": true, ".json": true, ".xml": true, ".txt": true}
-
-// contentTypeOf returns the Content-Type for a file name.
+// contentTypeOf returns the Content-Type for a file name. The table is fixed here rather than
+// read from the system's MIME tables, so that every machine serves the same headers.
 func contentTypeOf(name string) string {
-	if ct, ok := contentTypes[strings.ToLower(path.Ext(name))]; ok {
-		return ct
+	switch strings.ToLower(path.Ext(name)) {
+	case ".html":
+		return "text/html; charset=utf-8"
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".js", ".mjs":
+		return "text/javascript; charset=utf-8"
+	case ".json", ".map":
+		return "application/json"
+	case ".webmanifest":
+		return "application/manifest+json"
+	case ".xml":
+		return "application/xml; charset=utf-8"
+	case ".txt":
+		return "text/plain; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
+	case ".png":
+		return "image/png"
+	case ".jpg", ".jpeg":
+		return "image/jpeg"
+	case ".gif":
+		return "image/gif"
+	case ".webp":
+		return "image/webp"
+	case ".avif":
+		return "image/avif"
+	case ".ico":
+		return "image/x-icon"
+	case ".woff":
+		return "font/woff"
+	case ".woff2":
+		return "font/woff2"
+	case ".wasm":
+		return "application/wasm"
+	case ".pdf":
+		return "application/pdf"
 	}
 	return "application/octet-stream"
+}
+
+// compressible reports whether a file is worth compressing: formats that are compressed
+// already would spend start-up time (brotli 11 is slow) to save nothing.
+func compressible(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".woff", ".woff2", ".zip", ".gz", ".br", ".mp4", ".webm":
+		return false
+	}
+	return true
+}
+
+// substituted reports whether the origin placeholder is replaced in a file: text formats that
+// carry absolute URLs.
+func substituted(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".html", ".json", ".xml", ".txt":
+		return true
+	}
+	return false
 }

@@ -72,14 +72,22 @@ func (e *entry) write(w http.ResponseWriter, r *http.Request, status int) {
 	}
 }
 
-// contentCodingNames are the Content-Encoding header values, by encoding.
-var contentCodingNames = [numEncodings]string{encGzip: "gzip", encBrotli: "br"}
+// String returns the encoding's Content-Encoding value.
+func (e encoding) String() string {
+	switch e {
+	case encGzip:
+		return "gzip"
+	case encBrotli:
+		return "br"
+	}
+	return "identity"
+}
 
 // newVariant wraps body with its precomputed header values.
 func newVariant(body []byte, enc encoding, withETag bool) *variant {
 	v := &variant{body: body, contentLength: []string{strconv.Itoa(len(body))}}
 	if enc != encIdentity {
-		v.contentEncoding = []string{contentCodingNames[enc]}
+		v.contentEncoding = []string{enc.String()}
 	}
 	if withETag {
 		v.etag = strongETag(body)

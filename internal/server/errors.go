@@ -52,7 +52,7 @@ type panicError struct {
 func (e *panicError) Error() string { return fmt.Sprintf("panic: %v", e.value) }
 
 // detailMarker is where the 404 page takes the detail of a validation failure.
-var detailMarker = []byte("<!--handy:detail-->")
+const detailMarker = "<!--handy:detail-->"
 
 // handle adapts a handlerFunc: the one place where errors become responses.
 func (s *Server) handle(h handlerFunc) http.Handler {
@@ -123,7 +123,7 @@ func writePlain(w http.ResponseWriter, status int) {
 // gzipped on the fly when the client accepts it.
 func (s *Server) writeDetail(w http.ResponseWriter, r *http.Request, detail string) {
 	p := `<p class="error-detail">` + html.EscapeString(strings.ToValidUTF8(detail, "\uFFFD")) + `</p>`
-	body := bytes.Replace(s.notFoundDetailPage, detailMarker, []byte(p), 1)
+	body := bytes.Replace(s.notFoundDetailPage, []byte(detailMarker), []byte(p), 1)
 	e, err := buildEntry(entrySpec{body: body, contentType: contentTypeOf(".html"), cacheControl: cacheNoStore,
 		vary: varyEncoding, compress: true}, gzip.DefaultCompression, -1)
 	if err != nil {

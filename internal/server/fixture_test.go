@@ -45,7 +45,7 @@ func fixtureDist(table *site.Table) fstest.MapFS {
 		for _, status := range []string{"404", "500"} {
 			doc := `<!doctype html><html lang="` + loc.Lang + `"><body><h1>error ` + status + ` ` + loc.Code + `</h1>`
 			if status == "404" {
-				doc += string(detailMarker)
+				doc += detailMarker
 			}
 			doc += filler + "</body></html>\n"
 			fsys["_errors/"+loc.Code+"/"+status+".html"] = &fstest.MapFile{Data: []byte(doc)}

@@ -52,7 +52,7 @@ func readDist(dist fs.FS, table *site.Table, origin string) (distFiles, error) {
 		if err != nil {
 			return err
 		}
-		if substituted[strings.ToLower(path.Ext(name))] {
+		if substituted(name) {
 			body = bytes.ReplaceAll(body, placeholder, []byte(origin))
 		}
 		f := rawFile{name: name, body: body}

@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -108,7 +107,7 @@ func (s *Server) buildEntries(files distFiles, origin string) error {
 			cacheControl: cacheRevalidate,
 			vary:         varyEncoding,
 			etag:         true,
-			compress:     !incompressible[strings.ToLower(path.Ext(f.name))],
+			compress:     compressible(f.name),
 		}
 		if strings.HasPrefix(url, "/assets/") {
 			spec.cacheControl = cacheImmutable
@@ -148,9 +147,9 @@ func (s *Server) buildEntries(files distFiles, origin string) error {
 	}
 	en404 := files.errorPages[s.table.DefaultLocale().Code]["404"]
 	s.notFoundDetailPage = en404.body
-	if !bytes.Contains(en404.body, detailMarker) {
+	if !bytes.Contains(en404.body, []byte(detailMarker)) {
 		s.logger.Warn("the 404 page has no detail marker: validation failures will not name the path",
-			slog.String("file", en404.name), slog.String("marker", string(detailMarker)))
+			slog.String("file", en404.name), slog.String("marker", detailMarker))
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 // redirect of /, then the build output by exact path, else a 404.
 func (s *Server) serveSite(w http.ResponseWriter, r *http.Request) error {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header()["Allow"] = allowGetHead
+		w.Header()["Allow"] = []string{"GET, HEAD"}
 		return errMethodNotAllowed
 	}
 	path := r.URL.Path
@@ -32,9 +32,6 @@ func (s *Server) serveSite(w http.ResponseWriter, r *http.Request) error {
 	}
 	return errNotFound
 }
-
-// allowGetHead is the Allow header of the static site.
-var allowGetHead = []string{"GET, HEAD"}
 
 // redirect answers with a relative Location: the target path and the request's query.
 func redirect(w http.ResponseWriter, r *http.Request, target string, status int) {
