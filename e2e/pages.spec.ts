@@ -30,7 +30,7 @@ for (const { locale, page: p, path } of routes) {
 
     await expect(page.locator('h1')).toHaveCount(1);
     for (const tool of site.pages.filter((x) => x.nav === 'tool')) {
-      await expect(page.locator(`header a[href="${pagePath(tool.name, locale.code)}"]`)).toHaveCount(1);
+      await expect(page.locator(`header nav a[href="${pagePath(tool.name, locale.code)}"]`)).toHaveCount(1);
     }
     for (const info of site.pages.filter((x) => x.nav === 'footer')) {
       await expect(page.locator(`footer a[href="${pagePath(info.name, locale.code)}"]`)).toHaveCount(1);
