@@ -28,7 +28,7 @@ test-go:
 	$(GO) test -race ./...
 
 test-web: node_modules
-	npx vitest run
+	npx vitest run --config web/vite.config.ts
 
 test-e2e: build
 	scripts/ensure-tools.sh
