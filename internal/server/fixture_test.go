@@ -21,6 +21,12 @@ import (
 // filler makes fixture documents long enough for compression to pay.
 var filler = strings.Repeat("<p>Handy Tools flips images and computes areas and speeds.</p>\n", 12)
 
+// fixtureStyle is the inline stylesheet of every fixture document; fixtureStyleHash allows it.
+const (
+	fixtureStyle     = "<style>body{margin:0}</style>"
+	fixtureStyleHash = "'sha256-IAdwN3biDCQ3brrgp1m8kBEsPQYyqfREKOEfeoREopc='"
+)
+
 // fixtureDist is a build output as docs/architecture.md describes it, made from the site
 // table: one small document per page × locale, error pages, a payload, an asset and builds.
 func fixtureDist(table *site.Table) fstest.MapFS {
@@ -37,13 +43,13 @@ func fixtureDist(table *site.Table) fstest.MapFS {
 		"_errors/notes.txt":      {Data: []byte("not an error page")},
 	}
 	for _, r := range table.Routes() {
-		doc := `<!doctype html><html lang="` + r.Locale.Lang + `"><head><title>` + r.Name + `</title>` +
+		doc := `<!doctype html><html lang="` + r.Locale.Lang + `"><head><title>` + r.Name + `</title>` + fixtureStyle +
 			`<link rel="canonical" href="` + origin + r.Path + `"></head><body><h1>` + r.Name + "</h1>\n" + filler + "</body></html>\n"
 		fsys[documentOf(r.Path)] = &fstest.MapFile{Data: []byte(doc)}
 	}
 	for _, loc := range table.Locales() {
 		for _, status := range []string{"404", "500"} {
-			doc := `<!doctype html><html lang="` + loc.Lang + `"><body><h1>error ` + status + ` ` + loc.Code + `</h1>`
+			doc := `<!doctype html><html lang="` + loc.Lang + `"><head>` + fixtureStyle + `</head><body><h1>error ` + status + ` ` + loc.Code + `</h1>`
 			if status == "404" {
 				doc += detailMarker
 			}

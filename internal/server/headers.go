@@ -6,17 +6,11 @@ type header struct {
 	value []string
 }
 
-// contentSecurityPolicy allows only the site's own origin: no inline script or style (hydration
-// data travels in <script type="application/json">), no framing.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; " +
-	"font-src 'self'; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'self'; " +
-	"form-action 'self'; frame-ancestors 'none'"
-
 // securityHeaders returns the headers set on every response. HSTS is sent only when the
 // public URL is https: over plain http it would be ignored, or worse, pin a local test host.
-func securityHeaders(https bool) []header {
+func securityHeaders(https bool, styleHashes []string) []header {
 	h := []header{
-		{"Content-Security-Policy", []string{contentSecurityPolicy}},
+		{"Content-Security-Policy", []string{cspFor(styleHashes)}},
 		{"X-Content-Type-Options", []string{"nosniff"}},
 		{"Referrer-Policy", []string{"strict-origin-when-cross-origin"}},
 		{"Cross-Origin-Opener-Policy", []string{"same-origin"}},

@@ -8,7 +8,7 @@ import (
 func TestSecurityHeaders(t *testing.T) {
 	t.Parallel()
 	want := map[string]string{
-		"Content-Security-Policy":    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+		"Content-Security-Policy":    "default-src 'self'; script-src 'self'; style-src 'self' " + fixtureStyleHash + "; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
 		"X-Content-Type-Options":     "nosniff",
 		"Referrer-Policy":            "strict-origin-when-cross-origin",
 		"Cross-Origin-Opener-Policy": "same-origin",

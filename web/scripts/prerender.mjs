@@ -27,7 +27,7 @@ function chunkFiles(key, seen = new Set()) {
 }
 
 const entryFiles = chunkFiles(entryKey);
-const css = (manifest[entryKey].css ?? []).map((f) => `/${f}`);
+const styles = (manifest[entryKey].css ?? []).map((f) => readFileSync(join(client, f), 'utf8'));
 const year = new Date().getUTCFullYear();
 
 // Start from a clean tree (keeping .gitkeep, so that `go vet` works before any build).
@@ -58,7 +58,7 @@ for (const route of app.routes) {
     gzip: js.reduce((n, f) => n + size(f, gz), 0),
   });
 
-  const assets = { entry: `/${entryFiles[0]}`, preload: preload.map((f) => `/${f}`), css };
+  const assets = { entry: `/${entryFiles[0]}`, preload: preload.map((f) => `/${f}`), styles };
   const { html, payload } = await app.renderRoute(route, assets, idToken, year);
   const dir = path === '/' ? '' : path.slice(1);
   write(join(dir, 'index.html'), html);
@@ -68,7 +68,7 @@ for (const route of app.routes) {
 
 for (const locale of app.locales) {
   for (const status of [404, 500]) {
-    write(`_errors/${locale.code}/${status}.html`, await app.renderError(locale.code, status, css, year));
+    write(`_errors/${locale.code}/${status}.html`, await app.renderError(locale.code, status, styles, year));
   }
 }
 

@@ -21,12 +21,13 @@ describe('document', () => {
       },
       siteName: 'Handy Tools',
       body: '<p>hi</p>',
-      assets: { entry: '/assets/e.js', preload: ['/assets/p.js'], css: ['/assets/s.css'] },
+      assets: { entry: '/assets/e.js', preload: ['/assets/p.js'], styles: ['body{margin:0}'] },
     });
     expect(html).toContain('<title>A &lt;b&gt; &amp; &quot;c&quot;</title>');
     expect(html).toContain('content="d&quot;&gt;&lt;script&gt;"');
     expect(html).toContain('<html lang="de">');
     expect(html).toContain('<link rel="alternate" hreflang="x-default" href="https://x/">');
     expect(html.match(/<script(?! type="module" src)/g)).toBeNull(); // no inline script
+    expect(html).toContain('<style>body{margin:0}</style>');
   });
 });

@@ -6,7 +6,11 @@ export interface Assets {
   entry: string;
   /** Chunks the page needs before it can hydrate (its page and messages). */
   preload: string[];
-  css: string[];
+  /**
+   * The stylesheet's text, inlined: one render-blocking request less before the first paint.
+   * The server allows exactly these bytes in its CSP, by hash.
+   */
+  styles: string[];
 }
 
 /** Data the client reads before hydrating; travels as JSON, never as inline script. */
@@ -63,7 +67,10 @@ export function renderDocument({ head, siteName, body, assets, boot, noindex }: 
     '<meta name="theme-color" content="#0f5fa8">',
     '<link rel="icon" href="/favicon.ico" sizes="32x32">',
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
-    ...assets.css.map((href) => `<link rel="stylesheet" href="${e(href)}">`),
+    ...assets.styles.map((css) => {
+      if (/<\/style/i.test(css)) throw new Error('a stylesheet must not contain </style');
+      return `<style>${css}</style>`;
+    }),
     ...(assets.entry ? [`<script type="module" src="${e(assets.entry)}"></script>`] : []),
     ...assets.preload.map((href) => `<link rel="modulepreload" href="${e(href)}">`),
     '</head>',

@@ -46,7 +46,7 @@ export const detailMarker = '<!--handy:detail-->';
 export async function renderError(
   code: LocaleCode,
   status: 404 | 500,
-  css: string[],
+  styles: string[],
   year: number,
 ): Promise<string> {
   const i18n = await createI18n(code, loadMessages);
@@ -73,7 +73,7 @@ export async function renderError(
     },
     siteName: i18n.t('site.name'),
     body: body.replace(slot, detailMarker),
-    assets: { css, preload: [] },
+    assets: { styles, preload: [] },
     noindex: true,
   });
 }
