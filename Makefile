@@ -10,9 +10,11 @@ run: build
 build: web
 	$(GO) build -o handy ./cmd/handy
 
-# Front end: packages, type check, client and SSR bundles, prerender (+ JS budget check).
+# Front end: packages, type check, messages check (every key in every locale, translated),
+# client and SSR bundles, prerender (+ JS budget check).
 web: node_modules
 	npx tsc -p .
+	npx vitest run --config web/vite.config.ts web/src/i18n/messages.test.ts
 	npx vite build -c web/vite.config.ts --logLevel warn
 	npx vite build -c web/vite.config.ts --ssr src/entry-server.tsx --logLevel warn
 	node web/scripts/prerender.mjs
