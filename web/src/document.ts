@@ -71,8 +71,10 @@ export function renderDocument({ head, siteName, body, assets, boot, noindex }: 
       if (/<\/style/i.test(css)) throw new Error('a stylesheet must not contain </style');
       return `<style>${css}</style>`;
     }),
-    ...(assets.entry ? [`<script type="module" src="${e(assets.entry)}"></script>`] : []),
-    ...assets.preload.map((href) => `<link rel="modulepreload" href="${e(href)}">`),
+    // The prerendered page is whole without script: hydration must not compete with the first
+    // paint for bandwidth, so its modules load at low priority.
+    ...(assets.entry ? [`<script type="module" src="${e(assets.entry)}" fetchpriority="low"></script>`] : []),
+    ...assets.preload.map((href) => `<link rel="modulepreload" href="${e(href)}" fetchpriority="low">`),
     '</head>',
     '<body>',
     `<div id="root">${body}</div>`,
