@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import chromium from '../scripts/chromium.json' with { type: 'json' };
 
 // End-to-end tests drive Debian's Chromium (no downloaded browser) against the real binary.
 const port = Number(process.env.E2E_PORT ?? 8391);
@@ -15,16 +16,8 @@ export default defineConfig({
   use: {
     baseURL,
     launchOptions: {
-      executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-      args: [
-        '--headless=new',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      executablePath: process.env.CHROME_PATH || chromium.path,
+      args: chromium.flags,
     },
   },
   webServer: {

@@ -24,16 +24,9 @@ if (!/^https?:\/\//.test(base)) {
   process.exit(2);
 }
 
-const chromePath = process.env.CHROME_PATH || '/usr/bin/chromium';
-const chromeFlags = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+const chromium = JSON.parse(readFileSync(join(root, 'scripts/chromium.json'), 'utf8'));
+const chromePath = process.env.CHROME_PATH || chromium.path;
+const chromeFlags = chromium.flags;
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'];
 const short = { performance: 'perf', accessibility: 'a11y', 'best-practices': 'bp', seo: 'seo' };
 
