@@ -17,9 +17,6 @@ type Rule struct {
 	wildcard       bool
 }
 
-// trailingSlashRule is built in: canonical URLs have no trailing slash.
-var trailingSlashRule = Rule{From: "/**/", To: "/**", Status: http.StatusMovedPermanently}
-
 // maxRedirectHops bounds how many rules Redirect chains into one answer.
 const maxRedirectHops = 8
 
@@ -59,8 +56,8 @@ func (r *Rule) match(path string) (string, bool) {
 	return strings.Replace(r.To, "**", rest, 1), true
 }
 
-// Rules returns the route rules in the order they are tried: the built-in trailing-slash rule
-// (/**/ → /**, 301), then the table's rules. A rule without status has 307.
+// Rules returns the table's route rules in the order they are tried (the first removes a
+// trailing slash: canonical URLs have none). A rule without status has 307.
 func (t *Table) Rules() []Rule {
 	out := make([]Rule, len(t.rules))
 	copy(out, t.rules)

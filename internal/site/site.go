@@ -137,7 +137,7 @@ func Parse(data []byte) (*Table, error) {
 			t.byPath[r.Path] = r
 		}
 	}
-	t.rules = append([]Rule{trailingSlashRule}, raw.RouteRules...)
+	t.rules = raw.RouteRules
 	for i := range t.rules {
 		if err := t.rules[i].compile(); err != nil {
 			return nil, fmt.Errorf("site: parse table: %w", err)

@@ -48,8 +48,8 @@ describe('route rules', () => {
     expect(matchRule(from)).toEqual({ to, status });
   });
 
-  it.each(['/', '/de/faq', '/jap', '//evil.example/', '/ja//evil.example'])('leaves %s alone', (path) => {
-    // The last two would otherwise become //evil.example: an open redirect.
+  it.each(['/', '/de/faq', '/jap', '//evil.example/', '/\\evil.example/', '/ja//evil.example'])('leaves %s alone', (path) => {
+    // The last three would otherwise lead to another host: an open redirect.
     expect(matchRule(path)).toBeUndefined();
   });
 

@@ -39,11 +39,8 @@ export const pages = table.pages as readonly Page[];
 export const defaultLocale = table.defaultLocale as LocaleCode;
 export const originPlaceholder = table.originPlaceholder;
 
-/** The trailing-slash rule is built in; the table adds the others. */
-export const routeRules: readonly RouteRule[] = [
-  { from: '/**/', to: '/**', status: 301 },
-  ...table.routeRules,
-];
+/** Redirects, tried in order; the first removes a trailing slash. */
+export const routeRules: readonly RouteRule[] = table.routeRules;
 
 export const toolPages = pages.filter((p) => p.nav === 'tool') as readonly (Page & { name: ToolName })[];
 export const footerPages = pages.filter((p) => p.nav === 'footer');
@@ -97,7 +94,7 @@ export function payloadPath(pathname: string): string {
 
 /**
  * Applies the first matching rule. A `from` is exact or holds one `**` that captures a
- * non-empty rest of the path (not starting with a slash), which `to` reuses.
+ * non-empty rest of the path (not starting with a slash or a backslash), which `to` reuses.
  */
 export function matchRule(
   pathname: string,
@@ -117,8 +114,8 @@ export function matchRule(
       pathname.endsWith(suffix)
     ) {
       const rest = pathname.slice(prefix.length, pathname.length - suffix.length);
-      // A rest that starts with a slash would make `//host`: an open redirect.
-      if (rest.startsWith('/')) continue;
+      // A rest that starts with a slash would make `//host` or `/\host`: an open redirect.
+      if (rest.startsWith('/') || rest.startsWith('\\')) continue;
       return { to: rule.to.replace('**', rest), status: rule.status ?? 307 };
     }
   }
