@@ -41,6 +41,7 @@ test('a client-side navigation to an unknown path shows the 404 page in place', 
   await page.locator('#broken').click();
   await expect(page).toHaveURL(/\/de\/gibt-es-nicht$/);
   await expect(page.locator('h1')).toHaveText(messages('de').errors.notFound.title);
+  await expect(page).toHaveTitle(`${messages('de').errors.notFound.title} | Handy Tools`);
 
   const direct = await page.request.get('/de/gibt-es-nicht');
   expect(direct.status()).toBe(404);

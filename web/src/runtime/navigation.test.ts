@@ -41,6 +41,7 @@ describe('navigation', () => {
     const { deps, store, nav } = setup();
     await nav.navigate('/de/nope');
     expect(store.get()).toEqual({ path: '/de/nope', search: '' });
+    expect(deps.ensureLocale).toHaveBeenCalledWith('de');
     expect(deps.fetchPayload).not.toHaveBeenCalled();
     expect(deps.history.pushState).toHaveBeenCalledWith(null, '', '/de/nope');
   });

@@ -1,7 +1,7 @@
 // Client-side navigation between prerendered pages: route rules, the new-build check,
 // the page's chunk and payload, then one commit of the view. Anything that cannot be done
 // in place becomes a full page load, so the visitor always ends up on the page they asked for.
-import { matchRule, resolve, routeRules, type LocaleCode, type PageName, type RouteRule } from '../site';
+import { localeOfPath, matchRule, resolve, routeRules, type LocaleCode, type PageName, type RouteRule } from '../site';
 import type { Payload } from '../payload';
 import type { View, ViewStore } from './view';
 
@@ -55,7 +55,11 @@ export function createNavigator(deps: NavigatorDeps) {
     const seq = ++latest;
     const route = resolve(url.pathname);
     const base = { path: url.pathname, search: url.search };
-    if (!route) return commit(base, url, mode);
+    if (!route) {
+      await deps.ensureLocale(localeOfPath(url.pathname)); // "Page not found" in the prefix's language
+      if (seq === latest) commit(base, url, mode);
+      return;
+    }
 
     const payload = deps.fetchPayload(url.pathname);
     const locale = deps.ensureLocale(route.locale);

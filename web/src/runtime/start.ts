@@ -4,7 +4,7 @@ import type { i18n as I18n } from 'i18next';
 import type { BootData } from '../document';
 import { ensureLocale } from '../i18n';
 import { loadPage } from '../pageRegistry';
-import { resolve, type RouteRule } from '../site';
+import { localeOf, localeOfPath, resolve, type RouteRule } from '../site';
 import { startBuildCheck } from './buildCheck';
 import { preloadAllowed } from './connection';
 import { rememberLanguage } from './cookie';
@@ -34,7 +34,11 @@ export function startRuntime({ boot, store, i18n }: RuntimeInput) {
     origin: location.origin,
     afterCommit(view, url, mode) {
       if (view.payload) applyHead(view.payload.head);
-      else document.title = i18n.t('errors.notFound.title');
+      else {
+        // The same title and language as the server's 404 page.
+        document.title = `${i18n.t('errors.notFound.title')} | ${i18n.t('site.name')}`;
+        document.documentElement.lang = localeOf(localeOfPath(view.path)).lang;
+      }
       if (view.route) rememberLanguage(view.route.locale);
       if (mode === 'none') return;
       const target = url.hash && document.getElementById(decodeURIComponent(url.hash.slice(1)));
