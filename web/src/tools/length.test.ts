@@ -4,7 +4,7 @@ import { convertLength, isLengthUnit, lengthUnits } from './length';
 describe('length units', () => {
   it('uses the exact definitions', () => {
     expect(lengthUnits.in).toBe(0.0254);
-    expect(lengthUnits.ft).toBe(12 * 0.0254);
+    expect(lengthUnits.ft).toBe(0.3048);
     expect(lengthUnits.yd).toBe(0.9144);
     expect(lengthUnits.mi).toBe(1609.344);
     expect(lengthUnits.nmi).toBe(1852);
