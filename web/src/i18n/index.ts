@@ -22,10 +22,12 @@ export function loadMessages(code: LocaleCode): Promise<Messages> {
   return load();
 }
 
+/** A locale and its fallback: the messages a page in that locale needs. */
+const withFallback = (code: LocaleCode) => (code === defaultLocale ? [code] : [code, defaultLocale]);
+
 /** Manifest keys of a locale's chunks, for the prerender step's modulepreload links. */
 export function messageChunks(code: LocaleCode): string[] {
-  const codes = code === defaultLocale ? [code] : [code, defaultLocale];
-  return codes.map((c) => `src/locales/${c}.json`);
+  return withFallback(code).map((c) => `src/locales/${c}.json`);
 }
 
 /**
@@ -37,9 +39,8 @@ export async function ensureLocale(
   code: LocaleCode,
   load: (code: LocaleCode) => Promise<Messages> = loadMessages,
 ): Promise<void> {
-  const codes = code === defaultLocale ? [code] : [code, defaultLocale];
   await Promise.all(
-    codes
+    withFallback(code)
       .filter((c) => !i18n.hasResourceBundle(c, 'translation'))
       .map(async (c) => {
         try {
