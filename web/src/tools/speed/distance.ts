@@ -1,7 +1,9 @@
 // The distances the speed calculator offers, all from length.ts, and the race presets.
 import type { LengthUnit } from '../length';
 
-export const distanceUnitIds = ['m', 'km', 'ft', 'yd', 'mi', 'nmi'] as const satisfies readonly LengthUnit[];
+export const distanceUnitIds = [
+  'm', 'km', 'ft', 'yd', 'mi', 'nmi',
+] as const satisfies readonly LengthUnit[];
 
 export type DistanceUnit = (typeof distanceUnitIds)[number];
 

@@ -25,7 +25,8 @@ const fail = (error: TimeError): TimeResult => ({ ok: false, error });
  * may have a fraction (`1:02:03.5`, or `1:02:03,5` where the comma is the decimal separator);
  * hours have no upper bound, minutes and seconds must be below 60 when a larger field precedes
  * them (`90:00` is 90 minutes, `1:75:00` is an error). In 'hours' format: a decimal number of
- * hours (`1.5`); a clock time is read there too, since a colon leaves no doubt. A duration of zero is an error: no speed, pace or leg can take no time.
+ * hours (`1.5`); a clock time is read there too, since a colon leaves no doubt. A duration of
+ * zero is an error: no speed, pace or leg can take no time.
  */
 export function parseTime(text: string, format: TimeFormat, parseNumber: ParseNumber): TimeResult {
   const trimmed = text.trim();

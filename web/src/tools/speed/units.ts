@@ -6,7 +6,8 @@ import { lengthUnits } from '../length';
 /**
  * The ISA (ICAO standard atmosphere) speed of sound at sea level, 15 °C (288.15 K):
  * a₀ = 340.294 m/s, ICAO Doc 7488/3 and the U.S. Standard Atmosphere 1976. It is the tabulated
- * value of √(γ·R·T₀), so "Mach" here means Mach at sea level on a standard day, never at altitude.
+ * value of √(γ·R·T₀), so "Mach" here means Mach at sea level on a standard day, never at
+ * altitude.
  */
 export const SPEED_OF_SOUND_SEA_LEVEL = 340.294;
 
