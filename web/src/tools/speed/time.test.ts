@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseNumber } from '../number';
 import { formatHms, formatHours, hoursFromSeconds, parseTime, type ParseNumber } from './time';
 
 // Simple stand-ins for the page's number parser: English (point) and German (comma).
@@ -193,5 +194,26 @@ describe('decimal hours', () => {
     expect(hoursFromSeconds(900)).toBe(0.25);
     expect(formatHours(5400, (n) => n.toLocaleString('de-DE'))).toBe('1,5');
     expect(formatHours(7235, (n) => n.toFixed(4))).toBe('2.0097');
+  });
+});
+
+describe('parseTime with the site number parser', () => {
+  const inLang =
+    (lang: string): ParseNumber =>
+    (t) => {
+      const r = parseNumber(t, lang);
+      return r.ok ? r.value : undefined;
+    };
+
+  it('reads the decimal separator of each language', () => {
+    expect(parseTime('1:02:03,5', 'hms', inLang('de'))).toEqual(ok(3723.5));
+    expect(parseTime('1:02:03.5', 'hms', inLang('en'))).toEqual(ok(3723.5));
+    expect(parseTime('1,5', 'hours', inLang('fr'))).toEqual(ok(5400));
+    expect(parseTime('1.5', 'hours', inLang('ja'))).toEqual(ok(5400));
+  });
+
+  it('does not read an English grouping comma as a decimal one', () => {
+    expect(parseTime('1:02:03,5', 'hms', inLang('en'))).toEqual(err('notATime'));
+    expect(parseTime('1,5', 'hours', inLang('en'))).toEqual(err('notATime'));
   });
 });
