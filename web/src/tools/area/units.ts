@@ -1,23 +1,9 @@
 // Area units in square metres, built from the exact length definitions in length.ts.
 import { type LengthUnit, lengthUnits as m } from '../length';
+import { exactProduct } from './decimal';
 
-/**
- * The product of decimal definitions, rounded once. Floating-point multiplication rounds at
- * every step: 43560 × 0.3048 × 0.3048 comes out as 4046.8564224000006, not the acre's exact
- * 4046.8564224. Each factor is taken as the decimal it was written as (the shortest string
- * that round-trips), multiplied exactly, and the exact decimal result parsed back, which JS
- * rounds correctly.
- */
-function exactProduct(...factors: number[]): number {
-  let digits = 1n;
-  let exponent = 0;
-  for (const f of factors) {
-    const [, int, frac = '', exp = '0'] = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(f))!;
-    digits *= BigInt(int + frac);
-    exponent += Number(exp) - frac.length;
-  }
-  return Number(`${digits}e${exponent}`);
-}
+// Products of decimal definitions are done on the decimals and rounded once: in doubles,
+// 43560 × 0.3048 × 0.3048 is 4046.8564224000006, not the acre's exact 4046.8564224.
 
 export const areaUnits = {
   mm2: exactProduct(m.mm, m.mm),
