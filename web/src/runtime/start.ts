@@ -41,7 +41,7 @@ export function startRuntime({ boot, store, i18n }: RuntimeInput) {
       }
       if (view.route) rememberLanguage(view.route.locale);
       if (mode === 'none') return;
-      const target = url.hash && document.getElementById(decodeURIComponent(url.hash.slice(1)));
+      const target = elementOfHash(url.hash);
       if (target) target.scrollIntoView();
       else window.scrollTo(0, 0);
       document.getElementById('main')?.focus({ preventScroll: true });
@@ -57,6 +57,16 @@ export function startRuntime({ boot, store, i18n }: RuntimeInput) {
   loadRouteRules(boot.buildId, navigator);
   window.addEventListener('unhandledrejection', (e) => console.error('Unhandled error:', e.reason));
   document.documentElement.dataset.hydrated = 'true'; // for tests and styles: the page is live
+}
+
+/** The element a URL fragment names, if any; a malformed fragment names none. */
+function elementOfHash(hash: string): HTMLElement | null {
+  if (!hash) return null;
+  try {
+    return document.getElementById(decodeURIComponent(hash.slice(1)));
+  } catch {
+    return null;
+  }
 }
 
 function appUrl(a: HTMLAnchorElement): URL | undefined {
