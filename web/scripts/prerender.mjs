@@ -48,7 +48,7 @@ const prerendered = [];
 for (const route of app.routes) {
   const path = app.pagePath(route.page, route.locale);
   const seen = new Set(entryFiles);
-  const preload = [app.pageChunk(route.page), ...app.messageChunks(route.locale)]
+  const preload = [app.pageChunk(route.page), ...app.messageChunks(route.locale, route.page)]
     .flatMap((key) => chunkFiles(key))
     .filter((f) => !seen.has(f) && seen.add(f));
   const js = [...entryFiles, ...preload];

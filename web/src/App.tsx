@@ -10,17 +10,26 @@ interface Props {
   year: number;
   /** Runs once, after hydration. */
   onMount?: () => void;
+  /** Replaces the query string of the page on screen; the server has nothing to replace. */
+  replaceSearch?: (search: string) => void;
 }
 
+const noop = () => {};
+
 /** The whole page: layout around the current view (a page, or "Page not found"). */
-export function App({ store, year, onMount }: Props) {
+export function App({ store, year, onMount, replaceSearch = noop }: Props) {
   useEffect(() => onMount?.(), []); // once: the boot callback, not a dependency
   const view = useSyncExternalStore(store.subscribe, store.get, store.get);
   const locale = view.route?.locale ?? localeOfPath(view.path);
   const Page = view.route && view.payload ? loadedPage(view.route.page) : undefined;
   return (
     <Layout locale={locale} page={view.route?.page} search={view.search} year={year}>
-      {Page && view.payload ? <Page payload={view.payload} /> : <ErrorMessage kind="notFound" locale={locale} />}
+      {Page && view.payload ? (
+        // Keyed by path: a page in another language starts afresh, with fields in its notation.
+        <Page key={view.path} payload={view.payload} search={view.search} replaceSearch={replaceSearch} />
+      ) : (
+        <ErrorMessage kind="notFound" locale={locale} />
+      )}
     </Layout>
   );
 }

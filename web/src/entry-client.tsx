@@ -16,12 +16,21 @@ async function main() {
   if (!el?.textContent || !root) return; // not an app page: nothing to hydrate
   const boot = JSON.parse(el.textContent) as BootData;
   const { route } = boot.payload;
-  const [i18n] = await Promise.all([createI18n(route.locale), loadPage(route.page)]);
+  const [i18n] = await Promise.all([createI18n(route.locale, route.page), loadPage(route.page)]);
   const store = createViewStore({ path: location.pathname, search: '', route, payload: boot.payload });
+  const replaceSearch = (search: string) => {
+    history.replaceState(history.state, '', location.pathname + search + location.hash);
+    store.set({ ...store.get(), search });
+  };
   hydrateRoot(
     root,
     <I18nextProvider i18n={i18n}>
-      <App store={store} year={boot.year} onMount={() => startRuntime({ boot, store, i18n })} />
+      <App
+        store={store}
+        year={boot.year}
+        onMount={() => startRuntime({ boot, store, i18n })}
+        replaceSearch={replaceSearch}
+      />
     </I18nextProvider>,
     { onRecoverableError: (err) => console.warn('Recoverable render error:', err) },
   );

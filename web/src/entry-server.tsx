@@ -6,7 +6,8 @@ import { App } from './App';
 import { ErrorMessage } from './components/ErrorMessage';
 import { Layout } from './components/Layout';
 import { renderDocument, type Assets } from './document';
-import { createI18n, loadMessages, messageChunks } from './i18n';
+import { pageContent } from './content';
+import { createI18n, messageChunks } from './i18n';
 import { buildPayload, type Payload } from './payload';
 import { loadPage, pageChunk } from './pageRegistry';
 import { createViewStore } from './runtime/view';
@@ -21,9 +22,9 @@ export async function renderRoute(
   buildId: string,
   year: number,
 ): Promise<{ html: string; payload: Payload }> {
-  const i18n = await createI18n(route.locale, loadMessages);
+  const i18n = await createI18n(route.locale, route.page);
   await loadPage(route.page);
-  const payload = buildPayload(route, i18n.t);
+  const payload = buildPayload(route, i18n.t, pageContent(route.page, route.locale));
   const store = createViewStore({ path: pagePath(route.page, route.locale), search: '', route, payload });
   const body = renderToString(
     <I18nextProvider i18n={i18n}>
@@ -49,7 +50,7 @@ export async function renderError(
   styles: string[],
   year: number,
 ): Promise<string> {
-  const i18n = await createI18n(code, loadMessages);
+  const i18n = await createI18n(code);
   const kind = status === 404 ? 'notFound' : 'serverError';
   const body = renderToString(
     <I18nextProvider i18n={i18n}>

@@ -6,6 +6,10 @@ import type { PageName } from './site';
 
 export interface PageProps {
   payload: Payload;
+  /** The query string of the page (`?a=1`, or ''); '' while the prerendered page hydrates. */
+  search: string;
+  /** Replaces the query string in place (no new history entry). */
+  replaceSearch: (search: string) => void;
 }
 
 type PageModule = { default: ComponentType<PageProps> };

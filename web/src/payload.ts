@@ -21,6 +21,8 @@ export interface Head {
 export interface Payload {
   route: Route;
   head: Head;
+  /** The page's long-form text as HTML (see content.ts), for pages that have one. */
+  content?: string;
 }
 
 /** Head data of a route; absolute URLs use the placeholder origin the server replaces. */
@@ -41,6 +43,6 @@ export function buildHead(route: Route, t: TFunction): Head {
   };
 }
 
-export function buildPayload(route: Route, t: TFunction): Payload {
-  return { route, head: buildHead(route, t) };
+export function buildPayload(route: Route, t: TFunction, content?: string): Payload {
+  return content === undefined ? { route, head: buildHead(route, t) } : { route, head: buildHead(route, t), content };
 }

@@ -1,44 +1,55 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createI18n, ensureLocale, type Messages } from '.';
+import { createI18n, ensureMessages, type Loader, type Namespace } from '.';
 import en from '../locales/en.json';
 import de from '../locales/de.json';
+import calcEn from '../locales/calc/en.json';
+import calcDe from '../locales/calc/de.json';
+import areaDe from '../locales/area/de.json';
 
-const loader = (table: Record<string, Messages | Error>) => async (code: string) => {
-  const m = table[code];
-  if (!m || m instanceof Error) throw m ?? new Error(`missing ${code}`);
-  return m;
-};
+type Table = Record<string, object | Error>;
+
+const loader = (table: Table) =>
+  vi.fn<Loader>(async (ns: Namespace, code: string) => {
+    const m = table[`${ns}/${code}`];
+    if (!m || m instanceof Error) throw m ?? new Error(`missing ${ns}/${code}`);
+    return m;
+  });
+const calls = (load: ReturnType<typeof loader>) => load.mock.calls.map(([ns, code]) => `${ns}/${code}`).sort();
 
 afterEach(() => vi.restoreAllMocks());
 
 describe('i18n', () => {
-  it('loads a locale together with the English fallback', async () => {
-    const load = vi.fn(loader({ en, de: de as Messages }));
-    const i18n = await createI18n('de', load);
-    expect(load.mock.calls.map((c) => c[0]).sort()).toEqual(['de', 'en']);
+  it('loads only the page locale: the build guarantees it is complete', async () => {
+    const load = loader({ 'translation/de': de });
+    const i18n = await createI18n('de', 'faq', load);
+    expect(calls(load)).toEqual(['translation/de']);
     expect(i18n.language).toBe('de');
     expect(i18n.t('pages.faq.label')).toBe(de.pages.faq.label);
   });
 
-  it('loads only English on English pages', async () => {
-    const load = vi.fn(loader({ en }));
-    await createI18n('en', load);
-    expect(load.mock.calls.map((c) => c[0])).toEqual(['en']);
+  it("loads a page's own namespaces with it", async () => {
+    const load = loader({ 'translation/de': de, 'calc/de': calcDe, 'area/de': areaDe });
+    const i18n = await createI18n('de', 'area-calculator', load);
+    expect(calls(load)).toEqual(['area/de', 'calc/de', 'translation/de']);
+    expect(i18n.t('reset', { ns: 'calc' })).toBe(calcDe.reset);
   });
 
-  it('logs a failed load and goes on with the fallback', async () => {
+  it('logs a failed load and goes on with the English fallback of that namespace', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const i18n = await createI18n('de', loader({ en, de: new Error('network down') }));
+    const load = loader({ 'translation/de': new Error('network down'), 'translation/en': en, 'calc/de': calcDe });
+    const i18n = await createI18n('de', 'speed-calculator', load);
     expect(error).toHaveBeenCalledWith('Failed locale loading: network down');
     expect(i18n.t('pages.faq.label')).toBe(en.pages.faq.label);
+    expect(i18n.t('reset', { ns: 'calc' })).toBe(calcDe.reset);
+    expect(calls(load)).not.toContain('calc/en');
   });
 
-  it('does not load a locale twice', async () => {
-    const load = vi.fn(loader({ en, de: de as Messages }));
-    const i18n = await createI18n('en', load);
-    await ensureLocale(i18n, 'de', load);
-    await ensureLocale(i18n, 'de', load);
-    expect(load.mock.calls.map((c) => c[0])).toEqual(['en', 'de']);
+  it('does not load a namespace twice', async () => {
+    const load = loader({ 'translation/en': en, 'translation/de': de, 'calc/de': calcDe, 'calc/en': calcEn });
+    const i18n = await createI18n('en', undefined, load);
+    await ensureMessages(i18n, 'de', undefined, load);
+    await ensureMessages(i18n, 'de', undefined, load);
+    expect(calls(load)).toEqual(['translation/de', 'translation/en']);
     expect(i18n.language).toBe('de');
   });
 });

@@ -1,12 +1,21 @@
-// Every locale has every key of en.json, translated for real, with its placeholders intact.
+// Every locale has every key of English, in every namespace (locales/{code}.json and
+// locales/{ns}/{code}.json), translated for real, with its placeholders intact.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { locales, pages } from '../site';
 import allow from './allow-identical.json';
 
-const dir = join(__dirname, '../locales');
-const read = (code: string) => JSON.parse(readFileSync(join(dir, `${code}.json`), 'utf8'));
+const root = join(__dirname, '../locales');
+const jsonNames = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
+const namespaces = [
+  { ns: 'translation', dir: root },
+  ...readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => ({ ns: d.name, dir: join(root, d.name) })),
+];
+const readIn = (dir: string, code: string) => JSON.parse(readFileSync(join(dir, `${code}.json`), 'utf8'));
+const read = (code: string) => readIn(root, code);
 
 function flatten(obj: Record<string, unknown>, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();
@@ -18,40 +27,46 @@ function flatten(obj: Record<string, unknown>, prefix = ''): Map<string, string>
   return out;
 }
 
-const en = flatten(read('en'));
 const placeholders = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
 describe('messages', () => {
-  it('has one file per locale of the site table, and no other', () => {
-    const files = readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
-    expect(files.sort()).toEqual(locales.map((l) => l.code).sort());
-  });
-
   it('has messages for every page of the site table', () => {
     const named = Object.keys(read('en').pages).sort();
     expect(named).toEqual(pages.map((p) => p.name).sort());
   });
 
-  for (const { code } of locales.filter((l) => l.code !== 'en')) {
-    describe(code, () => {
-      const messages = flatten(read(code));
+  for (const { ns, dir } of namespaces) {
+    describe(ns, () => {
+      const en = flatten(readIn(dir, 'en'));
+      // allow-identical.json names keys of `translation` plainly and others as ns:key.
+      const allowed = (k: string) => allow.keys.includes(ns === 'translation' ? k : `${ns}:${k}`);
 
-      it('has every key of en.json and no other', () => {
-        expect([...en.keys()].filter((k) => !messages.has(k))).toEqual([]);
-        expect([...messages.keys()].filter((k) => !en.has(k))).toEqual([]);
+      it('has one file per locale of the site table, and no other', () => {
+        expect(jsonNames(dir).sort()).toEqual(locales.map((l) => l.code).sort());
       });
 
-      it('translates every string (brand names excepted)', () => {
-        const same = [...en].filter(([k, v]) => messages.get(k) === v && !allow.keys.includes(k));
-        expect(same.map(([k]) => k)).toEqual([]);
-      });
+      for (const { code } of locales.filter((l) => l.code !== 'en')) {
+        describe(code, () => {
+          const messages = flatten(readIn(dir, code));
 
-      it('keeps the placeholders and leaves nothing empty', () => {
-        for (const [k, v] of en) {
-          expect(placeholders(messages.get(k) ?? ''), `${code}: ${k}`).toEqual(placeholders(v));
-          expect(messages.get(k)?.trim(), `${code}: ${k}`).not.toBe('');
-        }
-      });
+          it('has every key of English and no other', () => {
+            expect([...en.keys()].filter((k) => !messages.has(k))).toEqual([]);
+            expect([...messages.keys()].filter((k) => !en.has(k))).toEqual([]);
+          });
+
+          it('translates every string (brand names and symbols excepted)', () => {
+            const same = [...en].filter(([k, v]) => messages.get(k) === v && !allowed(k));
+            expect(same.map(([k]) => k)).toEqual([]);
+          });
+
+          it('keeps the placeholders and leaves nothing empty', () => {
+            for (const [k, v] of en) {
+              expect(placeholders(messages.get(k) ?? ''), `${code}: ${k}`).toEqual(placeholders(v));
+              expect(messages.get(k)?.trim(), `${code}: ${k}`).not.toBe('');
+            }
+          });
+        });
+      }
     });
   }
 });

@@ -12,7 +12,7 @@ function setup(overrides: Partial<NavigatorDeps> = {}) {
     store,
     loadPage: vi.fn(async () => {}),
     fetchPayload: vi.fn(async (path: string) => payload(path)),
-    ensureLocale: vi.fn(async () => {}),
+    ensureMessages: vi.fn(async () => {}),
     fullLoad: vi.fn(),
     reloadOnce: vi.fn(() => true),
     history: { pushState: vi.fn(), replaceState: vi.fn() },
@@ -31,7 +31,7 @@ describe('navigation', () => {
     await nav.navigate('/de/faq?x=1');
     expect(deps.loadPage).toHaveBeenCalledWith('faq');
     expect(deps.fetchPayload).toHaveBeenCalledWith('/de/faq');
-    expect(deps.ensureLocale).toHaveBeenCalledWith('de');
+    expect(deps.ensureMessages).toHaveBeenCalledWith('de', 'faq');
     expect(deps.history.pushState).toHaveBeenCalledWith(null, '', '/de/faq?x=1');
     expect(store.get()).toMatchObject({ path: '/de/faq', search: '?x=1', route: { page: 'faq', locale: 'de' } });
     expect(deps.fullLoad).not.toHaveBeenCalled();
@@ -41,7 +41,7 @@ describe('navigation', () => {
     const { deps, store, nav } = setup();
     await nav.navigate('/de/nope');
     expect(store.get()).toEqual({ path: '/de/nope', search: '' });
-    expect(deps.ensureLocale).toHaveBeenCalledWith('de');
+    expect(deps.ensureMessages).toHaveBeenCalledWith('de');
     expect(deps.fetchPayload).not.toHaveBeenCalled();
     expect(deps.history.pushState).toHaveBeenCalledWith(null, '', '/de/nope');
   });

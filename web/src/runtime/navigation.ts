@@ -11,7 +11,8 @@ export interface NavigatorDeps {
   store: ViewStore;
   loadPage: (page: PageName) => Promise<unknown>;
   fetchPayload: (path: string) => Promise<Payload>;
-  ensureLocale: (code: LocaleCode) => Promise<void>;
+  /** The messages of a locale (and of a page, when there is one). */
+  ensureMessages: (code: LocaleCode, page?: PageName) => Promise<void>;
   /** Full page navigation (location.assign). */
   fullLoad: (href: string) => void;
   /** Full reload of a path, guarded against loops; false when refused. */
@@ -56,13 +57,13 @@ export function createNavigator(deps: NavigatorDeps) {
     const route = resolve(url.pathname);
     const base = { path: url.pathname, search: url.search };
     if (!route) {
-      await deps.ensureLocale(localeOfPath(url.pathname)); // "Page not found" in the prefix's language
+      await deps.ensureMessages(localeOfPath(url.pathname)); // "Page not found" in the prefix's language
       if (seq === latest) commit(base, url, mode);
       return;
     }
 
     const payload = deps.fetchPayload(url.pathname);
-    const locale = deps.ensureLocale(route.locale);
+    const messages = deps.ensureMessages(route.locale, route.page);
     try {
       await deps.loadPage(route.page);
     } catch (err) {
@@ -78,7 +79,7 @@ export function createNavigator(deps: NavigatorDeps) {
       if (seq === latest) deps.fullLoad(url.href);
       return;
     }
-    await locale;
+    await messages;
     if (seq !== latest) return; // a newer navigation won
     commit({ ...base, route, payload: data }, url, mode);
   }

@@ -2,7 +2,7 @@
 // route rules from the build manifest, and the language cookie.
 import type { i18n as I18n } from 'i18next';
 import type { BootData } from '../document';
-import { ensureLocale } from '../i18n';
+import { ensureMessages } from '../i18n';
 import { loadPage } from '../pageRegistry';
 import { localeOf, localeOfPath, resolve, type RouteRule } from '../site';
 import { startBuildCheck } from './buildCheck';
@@ -27,7 +27,7 @@ export function startRuntime({ boot, store, i18n }: RuntimeInput) {
     store,
     loadPage,
     fetchPayload,
-    ensureLocale: (code) => ensureLocale(i18n, code),
+    ensureMessages: (code, page) => ensureMessages(i18n, code, page),
     fullLoad: (href) => location.assign(href),
     reloadOnce,
     history,

@@ -94,6 +94,20 @@ export function formatNumber(value: number, lang: string, opts: FormatOptions = 
     : formatter(lang, 'fixed', maxDecimals).format(value);
 }
 
+/** The decimal separator of `lang`, as Intl writes it: "." in en, "," in de. */
+export function decimalSeparator(lang: string): string {
+  return separators(lang).decimal;
+}
+
+/**
+ * Writes a number for an input field: every digit of the double (no rounding), the page
+ * language's decimal separator and no grouping, so parseNumber reads back the same value.
+ */
+export function inputText(value: number, lang: string): string {
+  if (!Number.isFinite(value)) throw new RangeError(`inputText: ${value} is not a finite number`);
+  return String(value).replace('.', decimalSeparator(lang));
+}
+
 // IME full-width forms, other minus signs and other spaces become the ASCII ones the parser
 // knows; direction marks (which some locales put around numbers) go.
 function normalise(text: string): string {
