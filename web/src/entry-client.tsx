@@ -1,7 +1,7 @@
 // Boots a prerendered page: reads its data, loads its messages and page chunk, hydrates,
 // then starts the runtime (navigation, preloading, build check).
 import { hydrateRoot } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
+import { I18nProvider } from './i18n/react';
 import { App } from './App';
 import { bootDataId, type BootData } from './document';
 import { createI18n } from './i18n';
@@ -24,14 +24,14 @@ async function main() {
   };
   hydrateRoot(
     root,
-    <I18nextProvider i18n={i18n}>
+    <I18nProvider i18n={i18n}>
       <App
         store={store}
         year={boot.year}
         onMount={() => startRuntime({ boot, store, i18n })}
         replaceSearch={replaceSearch}
       />
-    </I18nextProvider>,
+    </I18nProvider>,
     { onRecoverableError: (err) => console.warn('Recoverable render error:', err) },
   );
 }

@@ -1,7 +1,7 @@
 // The prerender step's view of the app (bundled by `vite build --ssr`; driven by
 // web/scripts/prerender.mjs, which owns all file I/O).
 import { renderToString } from 'react-dom/server';
-import { I18nextProvider } from 'react-i18next';
+import { I18nProvider } from './i18n/react';
 import { App } from './App';
 import { ErrorMessage } from './components/ErrorMessage';
 import { Layout } from './components/Layout';
@@ -27,9 +27,9 @@ export async function renderRoute(
   const payload = buildPayload(route, i18n.t, pageContent(route.page, route.locale));
   const store = createViewStore({ path: pagePath(route.page, route.locale), search: '', route, payload });
   const body = renderToString(
-    <I18nextProvider i18n={i18n}>
+    <I18nProvider i18n={i18n}>
       <App store={store} year={year} />
-    </I18nextProvider>,
+    </I18nProvider>,
   );
   const html = renderDocument({
     head: payload.head,
@@ -53,11 +53,11 @@ export async function renderError(
   const i18n = await createI18n(code);
   const kind = status === 404 ? 'notFound' : 'serverError';
   const body = renderToString(
-    <I18nextProvider i18n={i18n}>
+    <I18nProvider i18n={i18n}>
       <Layout locale={code} search="" year={year}>
         <ErrorMessage kind={kind} locale={code} detailSlot={status === 404} />
       </Layout>
-    </I18nextProvider>,
+    </I18nProvider>,
   );
   const slot = '<div class="error-detail-slot"></div>';
   if (status === 404 && !body.includes(slot)) throw new Error('404 page lacks its detail slot');

@@ -1,6 +1,6 @@
 // What a page needs beyond the bundle: its head data and (for long-form pages) its content.
 // The prerender step writes it into the page and into {page path}/_payload.json.
-import type { TFunction } from 'i18next';
+import type { TFunction } from './i18n/translator';
 import { locales, localeOf, originPlaceholder, pagePath, defaultLocale, type Route } from './site';
 
 export interface Alternate {

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/react';
 import { footerPages, pagePath, type LocaleCode, type PageName } from '../site';
 
 interface Props {

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/react';
 import { pagePath, toolPages, type LocaleCode, type PageName } from '../site';
 import { LanguageSwitcher } from './LanguageSwitcher';
 

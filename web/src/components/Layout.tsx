@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/react';
 import type { LocaleCode, PageName } from '../site';
 import { Footer } from './Footer';
 import { Header } from './Header';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/react';
 import type { PageName } from '../site';
 
 /** The heading and lead paragraph every page opens with. */

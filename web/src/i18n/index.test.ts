@@ -31,7 +31,7 @@ describe('i18n', () => {
     const load = loader({ 'translation/de': de, 'calc/de': calcDe, 'area/de': areaDe });
     const i18n = await createI18n('de', 'area-calculator', load);
     expect(calls(load)).toEqual(['area/de', 'calc/de', 'translation/de']);
-    expect(i18n.t('reset', { ns: 'calc' })).toBe(calcDe.reset);
+    expect(i18n.t('calc:reset')).toBe(calcDe.reset);
   });
 
   it('logs a failed load and goes on with the English fallback of that namespace', async () => {
@@ -40,7 +40,7 @@ describe('i18n', () => {
     const i18n = await createI18n('de', 'speed-calculator', load);
     expect(error).toHaveBeenCalledWith('Failed locale loading: network down');
     expect(i18n.t('pages.faq.label')).toBe(en.pages.faq.label);
-    expect(i18n.t('reset', { ns: 'calc' })).toBe(calcDe.reset);
+    expect(i18n.t('calc:reset')).toBe(calcDe.reset);
     expect(calls(load)).not.toContain('calc/en');
   });
 

@@ -1,32 +1,13 @@
-// UI messages. `translation` (locales/{code}.json) is on every page; a page namespace
-// (locales/{ns}/{code}.json) only on the pages that use it, so a calculator's words weigh
-// nothing elsewhere. Each file is its own chunk. The build refuses a locale that lacks a key
+// Which message files a page needs, and loading them. `translation` (locales/{code}.json) is
+// on every page; a page namespace (locales/{ns}/{code}.json) only on the pages that use it, so
+// a calculator's words weigh nothing elsewhere. Each file is its own chunk. The build refuses a locale that lacks a key
 // (messages.test.ts), so a page loads its own locale only; English is loaded as the fallback
 // only when a locale's chunk fails to load.
-import { createInstance, type i18n as I18n } from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import { defaultLocale, type LocaleCode, type PageName } from '../site';
-import type en from '../locales/en.json';
-import type calc from '../locales/calc/en.json';
-import type area from '../locales/area/en.json';
-import type speed from '../locales/speed/en.json';
+import { createTranslator, type I18n, type Namespace } from './translator';
 
-export type Messages = typeof en;
-
-interface Resources {
-  translation: Messages;
-  calc: typeof calc;
-  area: typeof area;
-  speed: typeof speed;
-}
-
-export type Namespace = keyof Resources;
-
-declare module 'i18next' {
-  interface CustomTypeOptions {
-    resources: Resources;
-  }
-}
+export type { I18n, Namespace } from './translator';
+export type Messages = typeof import('../locales/en.json');
 
 /** The namespaces each page needs besides `translation`; one place for this fact. */
 export const pageNamespaces: Partial<Record<PageName, readonly Namespace[]>> = {
@@ -66,7 +47,7 @@ export async function ensureMessages(
   load: Loader = loadMessages,
 ): Promise<void> {
   const add = async (ns: Namespace, c: LocaleCode) => {
-    if (!i18n.hasResourceBundle(c, ns)) i18n.addResourceBundle(c, ns, await load(ns, c));
+    if (!i18n.hasBundle(c, ns)) i18n.addBundle(c, ns, await load(ns, c));
   };
   await Promise.all(
     namespacesOf(page).map(async (ns) => {
@@ -78,21 +59,12 @@ export async function ensureMessages(
       }
     }),
   );
-  await i18n.changeLanguage(code);
+  i18n.changeLanguage(code);
 }
 
-/** A fresh i18next instance for one locale and page; messages are added by ensureMessages. */
+/** A translator for one locale and page, with the messages they need. */
 export async function createI18n(code: LocaleCode, page?: PageName, load?: Loader): Promise<I18n> {
-  const i18n = createInstance();
-  await i18n.use(initReactI18next).init({
-    lng: code,
-    fallbackLng: defaultLocale,
-    ns: ['translation'],
-    defaultNS: 'translation',
-    resources: {},
-    interpolation: { escapeValue: false }, // React escapes
-    returnEmptyString: false,
-  });
+  const i18n = createTranslator(code);
   await ensureMessages(i18n, code, page, load);
   return i18n;
 }

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/react';
 import { PageIntro } from '../components/PageIntro';
 import type { PageProps } from '../pageRegistry';
 import { pagePath, toolPages } from '../site';

@@ -1,6 +1,6 @@
 // Wires the browser to the runtime: link clicks and history, preloading, the build check,
 // route rules from the build manifest, and the language cookie.
-import type { i18n as I18n } from 'i18next';
+import type { I18n } from '../i18n/translator';
 import type { BootData } from '../document';
 import { ensureMessages } from '../i18n';
 import { loadPage } from '../pageRegistry';
