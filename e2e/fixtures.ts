@@ -31,3 +31,13 @@ export function pagePath(page: string, code: string): string {
 }
 
 export const routes = site.locales.flatMap((l) => site.pages.map((p) => ({ locale: l, page: p, path: pagePath(p.name, l.code) })));
+
+/** The messages of a page namespace (web/src/locales/{ns}/{code}.json). */
+export function namespaceMessages<T = Record<string, unknown>>(ns: string, code: string): T {
+  return JSON.parse(readFileSync(join(import.meta.dirname, `../web/src/locales/${ns}/${code}.json`), 'utf8'));
+}
+
+/** Waits until the prerendered page is live (hydrated, runtime started). */
+export async function hydrated(page: import('@playwright/test').Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+}

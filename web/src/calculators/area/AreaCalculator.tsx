@@ -93,8 +93,7 @@ export function AreaCalculator({ lang, search, replaceSearch }: Props) {
               label={
                 <>
                   {label}
-                  {symbol && symbol !== label && <span className="symbol"> {symbol}</span>}
-                  {f.kind === 'length' && f.optional && <span className="optional"> ({t('optional')})</span>}
+                  {symbol && !namesSymbol(label, symbol) && <span className="symbol"> {symbol}</span>}
                 </>
               }
               value={form.texts[f.id] ?? ''}
@@ -121,6 +120,11 @@ export function AreaCalculator({ lang, search, replaceSearch }: Props) {
       />
     </div>
   );
+}
+
+/** Whether a label already names its symbol as a letter of its own ("Side a", "边 a"). */
+function namesSymbol(label: string, symbol: string): boolean {
+  return new RegExp(`(?<!\\p{Script=Latin})${symbol}(?!\\p{Script=Latin})`, 'u').test(label);
 }
 
 /** Three points, one per line, as the page's language writes them: `0,0`, or `0;0` where the comma is the decimal separator. */
