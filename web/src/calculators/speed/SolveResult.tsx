@@ -1,0 +1,109 @@
+import { useTranslation } from '../../i18n/react';
+import { isPaceUnit, paceUnitIds } from '../../tools/speed/pace';
+import type { Quantity } from '../../tools/speed/solve';
+import { speedUnitIds } from '../../tools/speed/units';
+import { PrecisionField } from '../PrecisionField';
+import { ResultActions } from '../ResultActions';
+import type { SolveOutcome } from './calculate';
+import { speedUnitOfPace, type Formatter } from './format';
+import { speedUnitLabel } from './labels';
+import type { SpeedForm } from './state';
+
+interface Props {
+  form: SpeedForm;
+  outcome: SolveOutcome;
+  fmt: Formatter;
+  lang: string;
+  query: string;
+  update: (patch: Partial<SpeedForm>) => void;
+  onReset: () => void;
+}
+
+const order: readonly Quantity[] = ['speed', 'distance', 'time'];
+
+export function SolveResult({ form, outcome, fmt, query, update, onReset }: Props) {
+  const { t } = useTranslation(['speed', 'calc']);
+
+  let body;
+  let copyText: string | undefined;
+  if (outcome.ok) {
+    const { solution, speed, distance, time } = outcome;
+    const texts: Record<Quantity, string> = {
+      speed: fmt.speed(speed, form.speedUnit),
+      distance: fmt.distance(distance, form.distanceUnit),
+      time: fmt.timeBoth(time, form.timeFormat),
+    };
+    // The formula is v = d / t: a pace goes into it as the speed it stands for.
+    const formulaUnit = isPaceUnit(form.speedUnit) ? speedUnitOfPace[form.speedUnit] : form.speedUnit;
+    const working = solution.substituted((q) =>
+      q === 'speed' ? fmt.speed(speed, formulaUnit) : q === 'distance' ? texts.distance : fmt.time(time, form.timeFormat),
+    );
+    const shown = [solution.target, ...order.filter((q) => q !== solution.target)];
+    copyText = [...shown.map((q) => `${t(q)}: ${texts[q]}`), working].join('\n');
+    body = {
+      summary: shown.map((q, i) => (
+        <p key={q} className={i === 0 ? 'result-main' : 'result-secondary'}>
+          <span className="result-label">{t(q)}</span> <output>{texts[q]}</output>
+        </p>
+      )),
+      details: (
+        <>
+          <dl className="formula">
+            <dt>{t('calc:formula')}</dt>
+            <dd>
+              <code>{solution.formula}</code>
+            </dd>
+            <dt>{t('calc:withValues')}</dt>
+            <dd>
+              <code>{working}</code>
+            </dd>
+          </dl>
+          <table className="units-table">
+            <caption>{t('allSpeeds')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('calc:unitColumn')}</th>
+                <th scope="col">{t('calc:valueColumn')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...speedUnitIds, ...paceUnitIds].map((u) => (
+                <tr key={u} aria-current={u === form.speedUnit ? 'true' : undefined}>
+                  <th scope="row">{speedUnitLabel(t, u)}</th>
+                  <td>{fmt.speedValue(speed, u)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ),
+    };
+  } else {
+    const { formError, fieldErrors, empty } = outcome;
+    const message =
+      formError === 'outOfRange'
+        ? t('calc:errors.outOfRange')
+        : formError === 'chooseTarget'
+          ? t('chooseTarget')
+          : formError === 'required' && form.target !== 'auto'
+            ? t(`needFor.${form.target}`)
+            : Object.keys(fieldErrors).length > 0
+              ? t('fixFields')
+              : empty
+                ? t('empty')
+                : t('needTwo');
+    body = { summary: <p className="result-empty">{message}</p>, details: null };
+  }
+
+  return (
+    <section className="calc-result" aria-labelledby="speed-solve-heading speed-result-heading">
+      <h3 id="speed-result-heading">{t('calc:result')}</h3>
+      <div className="result-summary" aria-live="polite" aria-atomic="true">
+        {body.summary}
+      </div>
+      <PrecisionField id="speed-dp" value={form.precision} onChange={(precision) => update({ precision })} />
+      {body.details}
+      <ResultActions resultText={copyText} search={query} onReset={onReset} />
+    </section>
+  );
+}
