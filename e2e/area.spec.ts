@@ -220,3 +220,16 @@ test.describe('in Japanese', () => {
     await noNaN(page);
   });
 });
+
+test("each calculator's code is in the first load of its own pages only", async ({ request }) => {
+  const { routes } = await import('./fixtures');
+  const preloads = async (path: string) =>
+    [...(await (await request.get(path)).text()).matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
+  for (const { page, path } of routes) {
+    const files = (await preloads(path)).join(' ');
+    for (const tool of ['area-calculator', 'speed-calculator']) {
+      expect(/\/assets\/[^ ]*/.test(files), path).toBe(true);
+      expect(files.includes(`/assets/${tool}-`), `${path} and ${tool}`).toBe(page.name === tool);
+    }
+  }
+});
