@@ -1,5 +1,5 @@
 // The root redirect, the language cookie and the switcher, in a real browser.
-import { expect, messages, test } from './fixtures';
+import { expect, messages, test, hydrated } from './fixtures';
 
 test('the root follows the browser language and remembers it', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'de-CH' });
@@ -38,7 +38,7 @@ test('a deep link is never redirected, whatever the browser language', async ({ 
 
 test('the switcher keeps the page and the query, and / then leads to the chosen language', async ({ page, context }) => {
   await page.goto('/area-calculator?shape=circle&r=2');
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+  await hydrated(page);
   const switcher = page.locator('header details.lang');
   await switcher.locator('summary').click();
   const german = switcher.locator('a[hreflang="de"]');
@@ -57,7 +57,7 @@ test('the switcher keeps the page and the query, and / then leads to the chosen 
 
 test('the switcher works by keyboard alone', async ({ page }) => {
   await page.goto('/jp/faq');
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+  await hydrated(page);
   await page.locator('header details.lang summary').focus();
   await page.keyboard.press('Enter');
   await page.locator('header details.lang a[hreflang="ko"]').focus();

@@ -1,8 +1,6 @@
 // Client-side navigation: payloads, the in-place 404, chunk failures and the reload guard,
 // locale chunk failures.
-import { expect, messages, test } from './fixtures';
-
-const hydrated = () => document.documentElement.dataset.hydrated === 'true';
+import { expect, messages, test, hydrated } from './fixtures';
 
 test('a client-side navigation fetches the payload, not the document', async ({ page }) => {
   const documents: string[] = [];
@@ -12,7 +10,7 @@ test('a client-side navigation fetches the payload, not the document', async ({ 
     if (r.url().includes('_payload.json')) payloads.push(new URL(r.url()).pathname);
   });
   await page.goto('/fr');
-  await page.waitForFunction(hydrated);
+  await hydrated(page);
   await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
   await page.locator('header nav a[href="/fr/speed-calculator"]').click();
   await expect(page).toHaveURL(/\/fr\/speed-calculator$/);
@@ -30,7 +28,7 @@ test('a client-side navigation fetches the payload, not the document', async ({ 
 
 test('a client-side navigation to an unknown path shows the 404 page in place', async ({ page }) => {
   await page.goto('/de/faq');
-  await page.waitForFunction(hydrated);
+  await hydrated(page);
   await page.evaluate(() => {
     const a = document.createElement('a');
     a.href = '/de/gibt-es-nicht';
@@ -50,20 +48,20 @@ test('a client-side navigation to an unknown path shows the 404 page in place', 
 
 test('a failed page chunk reloads the target once, guarded for 10 seconds', async ({ page, consoleErrors }) => {
   await page.goto('/');
-  await page.waitForFunction(hydrated);
+  await hydrated(page);
   let documentLoads = 0;
   page.on('request', (r) => r.resourceType() === 'document' && documentLoads++);
   const failOnce = () => page.route(/\/assets\/faq-[^/]+\.js$/, (route) => route.abort(), { times: 1 });
   await failOnce();
   await page.locator('footer a[href="/faq"]').click();
   await expect(page).toHaveURL(/\/faq$/);
-  await page.waitForFunction(hydrated); // the full load (chunk failure → reload of /faq)
+  await hydrated(page); // the full load (chunk failure → reload of /faq)
   expect(documentLoads).toBe(1);
   expect(await page.evaluate(() => sessionStorage.getItem('handy:reload:/faq'))).toMatch(/^\d+$/);
 
   // Again within 10 s: the guard refuses a second reload, so there is no loop.
   await page.goto('/');
-  await page.waitForFunction(hydrated);
+  await hydrated(page);
   documentLoads = 0;
   await failOnce();
   await page.locator('footer a[href="/faq"]').click();
@@ -77,7 +75,7 @@ test('a failed page chunk reloads the target once, guarded for 10 seconds', asyn
 test('a failed locale chunk is logged and the page goes on in English', async ({ page, consoleErrors }) => {
   await page.route(/\/assets\/ko-[^/]+\.js$/, (route) => route.abort());
   await page.goto('/ko/faq');
-  await page.waitForFunction(hydrated);
+  await hydrated(page);
   expect(consoleErrors.some((e) => e.startsWith('Failed locale loading'))).toBe(true);
   await expect(page.locator('h1')).toHaveText(messages('en').pages.faq.heading);
   consoleErrors.length = 0; // expected here

@@ -2,7 +2,7 @@
 // errors and no axe violations.
 import AxeBuilder from '@axe-core/playwright';
 import { baseURL } from './playwright.config';
-import { expect, messages, pagePath, routes, site, test } from './fixtures';
+import { expect, messages, pagePath, routes, site, test, hydrated } from './fixtures';
 
 for (const { locale, page: p, path } of routes) {
   test(`${p.name}___${locale.code} at ${path}`, async ({ page, consoleErrors }) => {
@@ -42,7 +42,7 @@ for (const { locale, page: p, path } of routes) {
     }
 
     // Hydrated, then checked as a visitor would meet it.
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+    await hydrated(page);
     const axe = await new AxeBuilder({ page }).analyze();
     expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
     expect(consoleErrors).toEqual([]);

@@ -1,26 +1,21 @@
 // The speed calculator in the real page: typing, results in every unit, errors, legs, the
 // query string, copy and reset; in English, German (decimal comma) and Japanese. Expected
 // strings come from the locale files, so the tests read the same in every language.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, hydrated, namespaceMessages, test } from './fixtures';
 
 type SpeedMessages = typeof import('../web/src/locales/speed/en.json');
 type CalcMessages = typeof import('../web/src/locales/calc/en.json');
 
-const read = (path: string) => JSON.parse(readFileSync(join(import.meta.dirname, '../web/src/locales', path), 'utf8'));
-const speedMessages = (code: string): SpeedMessages => read(`speed/${code}.json`);
-const calcMessages = (code: string): CalcMessages => read(`calc/${code}.json`);
+const speedMessages = (code: string) => namespaceMessages<SpeedMessages>('speed', code);
+const calcMessages = (code: string) => namespaceMessages<CalcMessages>('calc', code);
 const fill = (text: string, values: Record<string, string | number>) =>
   text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name]));
 
-const hydrated = () => document.documentElement.dataset.hydrated === 'true';
-
 async function open(page: Page, path: string) {
   await page.goto(path);
-  await page.waitForFunction(hydrated);
+  await hydrated(page);
 }
 
 const solve = (page: Page) => page.locator('section[aria-labelledby="speed-solve-heading"]');
@@ -136,7 +131,7 @@ test.describe('English', () => {
     // The legs survive a reload.
     await expect(page).toHaveURL(/legs=d%3A60%2Ct%3A1%3A30%3A00%3Bv%3A30%2Ct%3A30%3A00/);
     await page.reload();
-    await page.waitForFunction(hydrated);
+    await hydrated(page);
     await expect(page.locator('#speed-leg-2-mode')).toHaveValue('vt');
     await expect(page.locator('#speed-leg-2-value')).toHaveValue('30');
     await expect(legsSummary(page).locator('.result-main')).toHaveText(`${s.averageSpeed} 37.5 km/h`);
@@ -151,7 +146,7 @@ test.describe('English', () => {
     await page.locator('#speed-t').blur();
     await expect(page.locator('#speed-t-error')).toHaveText(s.errors.zeroTime);
     await expect(page.locator('#speed-t')).toHaveAttribute('aria-invalid', 'true');
-    await expect(summary(page)).toHaveText(s.fixFields);
+    await expect(summary(page)).toHaveText(c.fixFields);
 
     await page.locator('#speed-t').fill('1:75:00');
     await page.locator('#speed-d').fill('abc');
@@ -187,14 +182,14 @@ test.describe('English', () => {
     const url = page.url();
 
     await page.reload();
-    await page.waitForFunction(hydrated);
+    await hydrated(page);
     await expect(page.locator('#speed-d')).toHaveValue('150');
     await expect(page.locator('#speed-t')).toHaveValue('2:30:00');
     await expect(summary(page).locator('.result-main')).toHaveText(`${s.speed} 60 km/h`);
 
     const other = await browser.newPage();
     await other.goto(url);
-    await other.waitForFunction(hydrated);
+    await hydrated(other);
     await expect(other.locator('#speed-dp')).toHaveValue('2');
     await expect(summary(other).locator('.result-main')).toHaveText(`${s.speed} 60 km/h`);
     await expect(solve(other).locator('table.units-table tr', { hasText: '(mph)' }).locator('td')).toHaveText('37.28');
@@ -351,7 +346,7 @@ test.describe('Japanese', () => {
     await page.locator('#speed-t').fill('0:00:00');
     await page.locator('#speed-t').blur();
     await expect(page.locator('#speed-t-error')).toHaveText(s.errors.zeroTime);
-    await expect(summary(page)).toHaveText(s.fixFields);
+    await expect(summary(page)).toHaveText(calcMessages('jp').fixFields);
     await noNaN(page);
     expect(consoleErrors).toEqual([]);
   });

@@ -112,6 +112,7 @@ export function AreaCalculator({ lang, search, replaceSearch }: Props) {
         form={form}
         result={result?.ok ? result : undefined}
         resultError={errors.some((e) => e.field === RESULT_FIELD) ? t('calc:errors.outOfRange') : undefined}
+        fieldErrors={errors.some((e) => e.field !== RESULT_FIELD && e.code !== 'required')}
         shapeName={shapeName}
         lang={lang}
         query={query}

@@ -12,6 +12,8 @@ interface Props {
   result?: AreaOk;
   /** A message about the result itself (valid inputs whose area overflows). */
   resultError?: string;
+  /** Some field holds a value that is wrong (not merely missing). */
+  fieldErrors: boolean;
   shapeName: string;
   lang: string;
   query: string;
@@ -19,7 +21,7 @@ interface Props {
   onReset: () => void;
 }
 
-export function AreaResultPanel({ form, result, resultError, shapeName, lang, query, onChange, onReset }: Props) {
+export function AreaResultPanel({ form, result, resultError, fieldErrors, shapeName, lang, query, onChange, onReset }: Props) {
   const { t } = useTranslation(['area', 'calc']);
   const fmt = (n: number) => formatNumber(n, lang, { maxDecimals: Number(form.precision) });
   const inputUnit = squareOf(form.unit);
@@ -53,7 +55,7 @@ export function AreaResultPanel({ form, result, resultError, shapeName, lang, qu
             )}
           </>
         ) : (
-          <p className="result-empty">{resultError ?? t('empty')}</p>
+          <p className="result-empty">{resultError ?? (fieldErrors ? t('calc:fixFields') : t('empty'))}</p>
         )}
       </div>
       <div className="field-pair">

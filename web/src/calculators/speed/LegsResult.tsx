@@ -95,7 +95,7 @@ export function LegsResult({ form, outcome, fmt, query, update, onReset }: Props
     const message = outcome.outOfRange
       ? t('calc:errors.outOfRange')
       : outcome.errors.length > 0
-        ? t('fixFields')
+        ? t('calc:fixFields')
         : outcome.empty
           ? t('legsEmpty')
           : t('legsIncomplete', { legs: outcome.incomplete.map((i) => i + 1).join(', ') });

@@ -88,7 +88,7 @@ export function SolveResult({ form, outcome, fmt, query, update, onReset }: Prop
           : formError === 'required' && form.target !== 'auto'
             ? t(`needFor.${form.target}`)
             : Object.keys(fieldErrors).length > 0
-              ? t('fixFields')
+              ? t('calc:fixFields')
               : empty
                 ? t('empty')
                 : t('needTwo');
