@@ -13,6 +13,7 @@ export type Messages = typeof import('../locales/en.json');
 export const pageNamespaces: Partial<Record<PageName, readonly Namespace[]>> = {
   'area-calculator': ['calc', 'area'],
   'speed-calculator': ['calc', 'speed'],
+  'flip-image': ['flip'],
 };
 
 export type Loader = (ns: Namespace, code: LocaleCode) => Promise<object>;

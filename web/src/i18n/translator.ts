@@ -6,6 +6,7 @@
 import type area from '../locales/area/en.json';
 import type calc from '../locales/calc/en.json';
 import type en from '../locales/en.json';
+import type flip from '../locales/flip/en.json';
 import type speed from '../locales/speed/en.json';
 import { defaultLocale, type LocaleCode } from '../site';
 
@@ -14,6 +15,7 @@ export interface Resources {
   calc: typeof calc;
   area: typeof area;
   speed: typeof speed;
+  flip: typeof flip;
 }
 
 export type Namespace = keyof Resources;

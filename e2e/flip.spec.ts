@@ -1,0 +1,200 @@
+// The image flipper in a real browser: images made by the tests go in through the file picker,
+// the results come out as downloads and are compared pixel by pixel (PNG exactly, JPEG within a
+// tolerance), in a ZIP for several files; the EXIF orientation; errors naming each file; and
+// proof that no request carries image data.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { unzipSync } from 'fflate';
+import { readFileSync } from 'node:fs';
+import { withExif } from '../web/src/tools/image/exif';
+import { expect, hydrated, namespaceMessages, test } from './fixtures';
+import { at, blocksJpeg, decode, gradient, png, type Pixels } from './images';
+
+type FlipMessages = typeof import('../web/src/locales/flip/en.json');
+const flip = (code: string) => namespaceMessages<FlipMessages>('flip', code);
+const fill = (text: string, values: Record<string, string | number>) =>
+  text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(values[k]));
+
+async function open(page: Page, path = '/flip-image') {
+  await page.goto(path);
+  await hydrated(page);
+}
+
+async function choose(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[]) {
+  await page.locator('input[type="file"]').setInputFiles(files);
+  await expect(page.locator('.flip-item')).toHaveCount(files.filter((f) => f.buffer.length > 0 && f.mimeType.startsWith('image/')).length);
+}
+
+async function downloadBy(page: Page, action: () => Promise<void>) {
+  const [download] = await Promise.all([page.waitForEvent('download'), action()]);
+  return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
+}
+
+/** The pixels of an image after a transform, computed here from the definition. */
+function mapped(src: Pixels, width: number, height: number, from: (x: number, y: number) => [number, number]): Pixels {
+  const data: number[] = [];
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.push(...at(src, ...from(x, y)));
+  return { width, height, data };
+}
+
+const close = (a: number[], b: number[], tolerance: number) => a.every((v, i) => Math.abs(v - b[i]!) <= tolerance);
+
+test.describe('in English', () => {
+  const m = flip('en');
+  const grad = gradient(5, 3);
+  const gradFile = { name: 'grad.png', mimeType: 'image/png', buffer: png(grad) };
+
+  test('flips a PNG horizontally, exactly, and names the file', async ({ page }) => {
+    await open(page);
+    await expect(page.locator('.flip-privacy')).toHaveText(m.privacy);
+    await choose(page, [gradFile]);
+    await page.getByRole('button', { name: m.ops.flipH }).click();
+    const out = await downloadBy(page, () => page.getByRole('button', { name: m.download, exact: true }).click());
+    expect(out.name).toBe('grad-flipped.png');
+    expect(await decode(page, out.bytes)).toEqual(mapped(grad, 5, 3, (x, y) => [4 - x, y]));
+  });
+
+  test('rotates by keyboard shortcut, undoes, and saves with Ctrl+S', async ({ page }) => {
+    await open(page);
+    await choose(page, [gradFile]);
+    await page.keyboard.press('r');
+    await page.keyboard.press('h');
+    await page.keyboard.press('Control+z'); // back to the rotation alone
+    const out = await downloadBy(page, () => page.keyboard.press('Control+s'));
+    // Rotated right: the output's top-left pixel was the input's bottom-left.
+    expect(await decode(page, out.bytes)).toEqual(mapped(grad, 3, 5, (x, y) => [y, 2 - x]));
+    await page.getByRole('button', { name: m.ops.reset }).click();
+    await expect(page.getByRole('button', { name: m.ops.undo })).toBeDisabled();
+  });
+
+  test('flips a JPEG vertically and keeps it a JPEG, within a tolerance', async ({ page }) => {
+    await open(page);
+    const jpeg = await blocksJpeg(page, 64, 64);
+    await choose(page, [{ name: 'photo.jpeg', mimeType: 'image/jpeg', buffer: jpeg }]);
+    await page.getByRole('button', { name: m.ops.flipV }).click();
+    const out = await downloadBy(page, () => page.getByRole('button', { name: m.download, exact: true }).click());
+    expect(out.name).toBe('photo-flipped.jpg');
+    expect([...out.bytes.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    const input = await decode(page, jpeg);
+    const result = await decode(page, out.bytes);
+    for (const [x, y] of [[16, 16], [48, 16], [16, 48], [48, 48]] as const) {
+      expect(close(at(result, x, y), at(input, x, 63 - y), 12), `${x},${y}`).toBe(true);
+    }
+  });
+
+  test('shows and saves a sideways phone photo upright (EXIF orientation 6)', async ({ page }) => {
+    await open(page);
+    const stored = await blocksJpeg(page, 64, 32); // red, green / blue, yellow as stored
+    const tiff = orientationTiff(6);
+    const sideways = Buffer.from(withExif(new Uint8Array(stored), tiff));
+    await choose(page, [{ name: 'phone.jpg', mimeType: 'image/jpeg', buffer: sideways }]);
+    await expect(page.locator('.flip-name .field-hint')).toHaveText(fill(m.size, { width: 32, height: 64 }));
+    await page.locator('#flip-format').selectOption('png');
+    const out = await downloadBy(page, () => page.getByRole('button', { name: m.download, exact: true }).click());
+    const result = await decode(page, out.bytes);
+    expect([result.width, result.height]).toEqual([32, 64]);
+    // Turned right to be upright: the stored top-left (red) is now at the top right.
+    expect(close(at(result, 24, 8), [208, 0, 0, 255], 40)).toBe(true);
+  });
+
+  test('downloads several images as one ZIP', async ({ page }) => {
+    await open(page);
+    const other = gradient(2, 2);
+    await choose(page, [gradFile, { name: 'small.png', mimeType: 'image/png', buffer: png(other) }]);
+    await page.getByRole('button', { name: m.ops.flipV }).click();
+    const out = await downloadBy(page, () => page.getByRole('button', { name: m.downloadZip }).click());
+    expect(out.name).toMatch(/\.zip$/);
+    const files = unzipSync(new Uint8Array(out.bytes));
+    expect(Object.keys(files).sort()).toEqual(['grad-flipped.png', 'small-flipped.png']);
+    expect(await decode(page, Buffer.from(files['small-flipped.png']!))).toEqual(mapped(other, 2, 2, (x, y) => [x, 1 - y]));
+  });
+
+  test('names each file it cannot open, and goes on with the others', async ({ page }) => {
+    await open(page);
+    await page.locator('input[type="file"]').setInputFiles([
+      { name: 'empty.png', mimeType: 'image/png', buffer: Buffer.alloc(0) },
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') },
+      { name: 'broken.png', mimeType: 'image/png', buffer: png(grad).subarray(0, 40) },
+      gradFile,
+    ]);
+    await expect(page.locator('.flip-item')).toHaveCount(1);
+    const errors = page.locator('.notice-error');
+    await expect(errors).toContainText([
+      fill(m.errors.empty, { name: 'empty.png' }),
+      fill(m.errors.unsupported, { name: 'notes.txt' }),
+      fill(m.errors.corrupt, { name: 'broken.png' }),
+    ]);
+  });
+
+  test('crops with the image cropper, by keyboard, before flipping', async ({ page }) => {
+    await open(page);
+    const big = gradient(12, 10);
+    await choose(page, [{ name: 'big.png', mimeType: 'image/png', buffer: png(big) }]);
+    await page.getByRole('button', { name: fill(m.cropFor, { name: 'big.png' }) }).click();
+    await expect(page.locator('#crop-heading')).toBeFocused();
+    await expect(page.locator('.cropper')).toHaveAttribute('data-state', 'loaded');
+    const canvas = page.getByRole('group', { name: m.cropper.region });
+    await canvas.focus();
+    for (let i = 0; i < 2; i++) await page.keyboard.press('Alt+ArrowLeft'); // shrink from the right
+    await page.getByRole('button', { name: m.cropApply }).click();
+    const note = page.locator('.flip-name .field-hint').nth(1);
+    await expect(note).toContainText(/\d+ × \d+/);
+    const [w, h] = (await note.innerText()).match(/(\d+) × (\d+)/)!.slice(1).map(Number) as [number, number];
+    expect(w).toBeLessThan(12);
+    await page.getByRole('button', { name: m.ops.flipH }).click();
+    const out = await downloadBy(page, () => page.getByRole('button', { name: m.download, exact: true }).click());
+    const result = await decode(page, out.bytes);
+    expect([result.width, result.height]).toEqual([w, h]);
+    // Every pixel of the gradient says where it came from (red = 20x, green = 20y): the result,
+    // flipped back, is exactly one w × h window of the original.
+    const [r, g] = at(result, w - 1, 0);
+    const [ox, oy] = [r! / 20, g! / 20];
+    expect(ox + w).toBeLessThanOrEqual(12);
+    expect(result).toEqual(mapped(big, w, h, (x, y) => [ox + w - 1 - x, oy + y]));
+  });
+
+  test('sends no image anywhere', async ({ page }) => {
+    await open(page);
+    const requests: { method: string; url: string; body: number }[] = [];
+    page.on('request', (r) => requests.push({ method: r.method(), url: r.url(), body: r.postDataBuffer()?.length ?? 0 }));
+    await choose(page, [gradFile]);
+    await page.getByRole('button', { name: m.ops.flipH }).click();
+    await downloadBy(page, () => page.getByRole('button', { name: m.download, exact: true }).click());
+    const origin = new URL(page.url()).origin;
+    for (const r of requests) {
+      expect(r.method, r.url).toBe('GET');
+      expect(r.body, r.url).toBe(0);
+      expect(r.url.startsWith(origin) || r.url.startsWith('blob:') || r.url.startsWith('data:'), r.url).toBe(true);
+    }
+  });
+
+  test('has no axe violations with images open', async ({ page }) => {
+    await open(page);
+    await choose(page, [gradFile]);
+    const axe = await new AxeBuilder({ page }).include('main').analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+  });
+});
+
+test('speaks Japanese, errors included', async ({ page }) => {
+  const m = flip('jp');
+  await open(page, '/jp/flip-image');
+  await expect(page.locator('.flip-privacy')).toHaveText(m.privacy);
+  await page.locator('input[type="file"]').setInputFiles([{ name: 'メモ.txt', mimeType: 'text/plain', buffer: Buffer.from('x') }]);
+  await expect(page.locator('.notice-error')).toHaveText(fill(m.errors.unsupported, { name: 'メモ.txt' }));
+});
+
+/** A little-endian TIFF structure with one IFD0 entry: the orientation. */
+function orientationTiff(orientation: number): Uint8Array {
+  const b = Buffer.alloc(26);
+  b.write('II', 0, 'latin1');
+  b.writeUInt16LE(42, 2);
+  b.writeUInt32LE(8, 4); // IFD0 offset
+  b.writeUInt16LE(1, 8); // one entry
+  b.writeUInt16LE(0x0112, 10); // Orientation
+  b.writeUInt16LE(3, 12); // SHORT
+  b.writeUInt32LE(1, 14); // count
+  b.writeUInt16LE(orientation, 18);
+  b.writeUInt32LE(0, 22); // no next IFD
+  return new Uint8Array(b);
+}

@@ -1,0 +1,84 @@
+// Opening a file: what it is (from its bytes, never its name), whether this browser can take it,
+// and a small upright preview to draw flipped as the visitor works. Nothing here blocks the page:
+// decoding and resizing are asynchronous in the browser.
+import { headerSize, isAnimated, sniffFormat, type ImageFormat } from '../tools/image/formats';
+
+/** Beyond this, browsers refuse or crash: 268 million pixels is Chrome's canvas area limit. */
+const MAX_PIXELS = 268_435_456;
+const MAX_SIDE = 32_767;
+/** A file larger than this is refused before it is read. */
+export const MAX_FILE_BYTES = 300 * 1024 * 1024;
+/** The preview's longest side, in pixels: enough for a sharp preview on a 2× screen. */
+const PREVIEW_SIDE = 1200;
+
+export type Problem = 'empty' | 'unsupported' | 'corrupt' | 'tooLarge';
+
+export interface OpenedImage {
+  ok: true;
+  file: File;
+  format: ImageFormat;
+  /** Upright size (after the EXIF orientation). */
+  width: number;
+  height: number;
+  animated: boolean;
+  preview: CanvasImageSource & { width: number; height: number };
+  /** The SVG's text, for a vector flip. */
+  svg?: string;
+}
+
+export type Opened = OpenedImage | { ok: false; file: File; problem: Problem };
+
+export async function openImage(file: File): Promise<Opened> {
+  const fail = (problem: Problem): Opened => ({ ok: false, file, problem });
+  if (file.size === 0) return fail('empty');
+  if (file.size > MAX_FILE_BYTES) return fail('tooLarge');
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const format = sniffFormat(bytes);
+  if (!format) return fail('unsupported');
+  const header = headerSize(bytes, format);
+  if (header && (header.width * header.height > MAX_PIXELS || Math.max(header.width, header.height) > MAX_SIDE)) {
+    return fail('tooLarge');
+  }
+  const animated = isAnimated(bytes, format);
+
+  if (format === 'svg') {
+    const svg = new TextDecoder().decode(bytes);
+    const img = await loadSvg(file);
+    if (!img) return fail('corrupt');
+    return { ok: true, file, format, width: img.naturalWidth, height: img.naturalHeight, animated, preview: img, svg };
+  }
+
+  let full: ImageBitmap;
+  try {
+    full = await createImageBitmap(file, { imageOrientation: 'from-image' });
+  } catch {
+    return fail('corrupt');
+  }
+  const { width, height } = full;
+  const scale = Math.min(1, PREVIEW_SIDE / Math.max(width, height));
+  let preview: ImageBitmap = full;
+  if (scale < 1) {
+    preview = await createImageBitmap(full, {
+      resizeWidth: Math.max(1, Math.round(width * scale)),
+      resizeHeight: Math.max(1, Math.round(height * scale)),
+      resizeQuality: 'medium',
+    });
+    full.close();
+  }
+  return { ok: true, file, format, width, height, animated, preview };
+}
+
+/** An SVG as an <img> (createImageBitmap does not take SVG everywhere); undefined if broken. */
+async function loadSvg(file: File): Promise<HTMLImageElement | undefined> {
+  const url = URL.createObjectURL(file);
+  const img = new Image();
+  img.src = url;
+  try {
+    await img.decode();
+    return img.naturalWidth > 0 && img.naturalHeight > 0 ? img : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}

@@ -1,0 +1,75 @@
+// From an opened image and the visitor's choices to the file to save. Raster images go through
+// the worker; an SVG kept as SVG is flipped as vector, in its text; an SVG saved as a raster
+// format is drawn here (workers cannot decode SVG).
+import { outputFormat, outputName, mimeTypes, type OutputChoice } from '../tools/image/formats';
+import { transformSvg } from '../tools/image/svg';
+import { canvasMatrix, outputSize, type Transform } from '../tools/image/transform';
+import type { FlipClient } from './flipClient';
+import type { OpenedImage } from './inspect';
+import type { Crop, FlipError, FlipRequest } from './protocol';
+
+export interface Settings {
+  output: OutputChoice;
+  /** 0–1, for JPEG and WebP. */
+  quality: number;
+  metadata: FlipRequest['metadata'];
+}
+
+export type Rendered =
+  | { ok: true; name: string; blob: Blob; locationRemoved: boolean }
+  | { ok: false; error: FlipError };
+
+export async function render(
+  client: FlipClient,
+  image: OpenedImage,
+  transform: Transform,
+  crop: Crop | undefined,
+  settings: Settings,
+): Promise<Rendered> {
+  const format = outputFormat(image.format, settings.output);
+  const name = outputName(image.file.name, format);
+  if (image.svg !== undefined && format === 'svg') {
+    const text = transformSvg(image.svg, transform);
+    return text === undefined
+      ? { ok: false, error: 'decode' }
+      : { ok: true, name, blob: new Blob([text], { type: mimeTypes.svg }), locationRemoved: false };
+  }
+  if (format === 'svg') return { ok: false, error: 'encode' };
+  if (image.svg !== undefined) {
+    const blob = await rasterise(image, transform, crop, format, settings.quality);
+    return blob ? { ok: true, name, blob, locationRemoved: false } : { ok: false, error: 'encode' };
+  }
+  const r = await client.flip({
+    bytes: await image.file.arrayBuffer(),
+    format: image.format,
+    transform,
+    crop,
+    output: { format, quality: settings.quality },
+    metadata: settings.metadata,
+  });
+  if (r.kind === 'error') return { ok: false, error: r.error };
+  return { ok: true, name, blob: new Blob([r.bytes], { type: r.mime }), locationRemoved: r.locationRemoved };
+}
+
+async function rasterise(
+  image: OpenedImage,
+  transform: Transform,
+  crop: Crop | undefined,
+  format: 'png' | 'jpeg' | 'webp',
+  quality: number,
+): Promise<Blob | null> {
+  const c = crop ?? { x: 0, y: 0, width: image.width, height: image.height };
+  const size = outputSize(transform, c.width, c.height);
+  const canvas = document.createElement('canvas');
+  canvas.width = size.width;
+  canvas.height = size.height;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return null;
+  if (format === 'jpeg') {
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, size.width, size.height);
+  }
+  ctx.setTransform(...canvasMatrix(transform, c.width, c.height));
+  ctx.drawImage(image.preview, c.x, c.y, c.width, c.height, 0, 0, c.width, c.height);
+  return new Promise((resolve) => canvas.toBlob(resolve, mimeTypes[format], quality));
+}

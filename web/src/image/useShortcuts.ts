@@ -1,0 +1,37 @@
+import { useEffect, useRef } from 'react';
+
+export type Shortcut = 'flipH' | 'flipV' | 'rotateCW' | 'rotateCCW' | 'undo' | 'save';
+
+/** What a key press means, if anything: H, V, R, Shift+R, Ctrl/Cmd+Z, Ctrl/Cmd+S. */
+export function shortcutOf(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>): Shortcut | undefined {
+  if (e.altKey) return undefined;
+  const key = e.key.toLowerCase();
+  if (e.ctrlKey || e.metaKey) return key === 'z' && !e.shiftKey ? 'undo' : key === 's' ? 'save' : undefined;
+  if (key === 'h') return 'flipH';
+  if (key === 'v') return 'flipV';
+  if (key === 'r') return e.shiftKey ? 'rotateCCW' : 'rotateCW';
+  return undefined;
+}
+
+/** Keys typed into a field are the field's, not shortcuts. */
+function typing(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+}
+
+/** Calls `run` for the page's shortcuts while `enabled`. */
+export function useShortcuts(enabled: boolean, run: (s: Shortcut) => void): void {
+  const latest = useRef(run);
+  latest.current = run;
+  useEffect(() => {
+    if (!enabled) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || typing(e.target)) return;
+      const s = shortcutOf(e);
+      if (!s) return;
+      e.preventDefault(); // Ctrl+S would save the page itself
+      latest.current(s);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [enabled]);
+}
