@@ -5,7 +5,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { withExif } from '../web/src/tools/image/exif';
 import { expect, hydrated, namespaceMessages, test } from './fixtures';
 import { at, blocksJpeg, decode, gradient, png, type Pixels } from './images';
@@ -82,20 +83,34 @@ test.describe('in English', () => {
     }
   });
 
-  test('shows and saves a sideways phone photo upright (EXIF orientation 6)', async ({ page }) => {
-    await open(page);
-    const stored = await blocksJpeg(page, 64, 32); // red, green / blue, yellow as stored
-    const tiff = orientationTiff(6);
-    const sideways = Buffer.from(withExif(new Uint8Array(stored), tiff));
-    await choose(page, [{ name: 'phone.jpg', mimeType: 'image/jpeg', buffer: sideways }]);
-    await expect(page.locator('.flip-name .field-hint')).toHaveText(fill(m.size, { width: 32, height: 64 }));
-    await page.locator('#flip-format').selectOption('png');
-    const out = await downloadBy(page, () => page.getByRole('button', { name: m.download, exact: true }).click());
-    const result = await decode(page, out.bytes);
-    expect([result.width, result.height]).toEqual([32, 64]);
-    // Turned right to be upright: the stored top-left (red) is now at the top right.
-    expect(close(at(result, 24, 8), [208, 0, 0, 255], 40)).toBe(true);
-  });
+  // Stored 64 × 32 as red, green / blue, yellow: where red ends up once shown as the camera meant.
+  const upright = [
+    [1, 'top-left'],
+    [2, 'top-right'],
+    [3, 'bottom-right'],
+    [4, 'bottom-left'],
+    [5, 'top-left'],
+    [6, 'top-right'],
+    [7, 'bottom-right'],
+    [8, 'bottom-left'],
+  ] as const;
+  for (const [orientation, red] of upright) {
+    test(`shows and saves a photo with EXIF orientation ${orientation} upright`, async ({ page }) => {
+      await open(page);
+      const stored = await blocksJpeg(page, 64, 32);
+      const photo = Buffer.from(withExif(new Uint8Array(stored), orientationTiff(orientation)));
+      await choose(page, [{ name: 'phone.jpg', mimeType: 'image/jpeg', buffer: photo }]);
+      const [w, h] = orientation >= 5 ? [32, 64] : [64, 32];
+      await expect(page.locator('.flip-name .field-hint')).toHaveText(fill(m.size, { width: w, height: h }));
+      await page.locator('#flip-format').selectOption('png');
+      const out = await downloadBy(page, () => page.getByRole('button', { name: m.download, exact: true }).click());
+      const result = await decode(page, out.bytes);
+      expect([result.width, result.height]).toEqual([w, h]);
+      const x = red.endsWith('left') ? w / 4 : (3 * w) / 4;
+      const y = red.startsWith('top') ? h / 4 : (3 * h) / 4;
+      expect(close(at(result, x, y), [208, 0, 0, 255], 40), `red at the ${red}`).toBe(true);
+    });
+  }
 
   test('downloads several images as one ZIP', async ({ page }) => {
     await open(page);
@@ -198,3 +213,30 @@ function orientationTiff(orientation: number): Uint8Array {
   b.writeUInt32LE(0, 22); // no next IFD
   return new Uint8Array(b);
 }
+
+test('the worker draws a result too large for one canvas in strips, pixel for pixel', async ({ page }) => {
+  await open(page);
+  const worker = readdirSync(join(import.meta.dirname, '../web/dist/assets')).find((f) => /^flip\.worker-.*\.js$/.test(f));
+  expect(worker).toBeDefined();
+  const grad = gradient(7, 5);
+  const result = await page.evaluate(
+    async ([url, bytes]) => {
+      const w = new Worker(url, { type: 'module' });
+      const buffer = Uint8Array.from(bytes).buffer;
+      const done = new Promise<{ kind: string; bytes?: ArrayBuffer; inStrips?: boolean; mime?: string }>((resolve) => {
+        w.onmessage = (e) => e.data.kind !== 'progress' && resolve(e.data);
+      });
+      // Rotated right, with a limit of 6 pixels per canvas: strips of one row of 5 pixels.
+      w.postMessage(
+        { id: 1, bytes: buffer, format: 'png', transform: { turns: 1, mirror: false }, output: { format: 'png', quality: 1 }, metadata: 'strip', maxCanvasPixels: 6 },
+        [buffer],
+      );
+      const r = await done;
+      w.terminate();
+      return { kind: r.kind, inStrips: r.inStrips, mime: r.mime, bytes: r.bytes ? [...new Uint8Array(r.bytes)] : [] };
+    },
+    [`/assets/${worker}`, [...png(grad)]] as const,
+  );
+  expect(result).toMatchObject({ kind: 'done', inStrips: true, mime: 'image/png' });
+  expect(await decode(page, Buffer.from(result.bytes))).toEqual(mapped(grad, 5, 7, (x, y) => [y, 4 - x]));
+});

@@ -91,6 +91,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
         notify(t('converted', { from: item.image.format.toUpperCase(), name: file.name }));
       }
       if (r.locationRemoved) notify(t('locationRemoved', { name: file.name }));
+      if (r.inStrips) notify(t('inStrips', { name: file.name }));
       results.push({ name: r.name, blob: r.blob });
     }
     setBusy(undefined);

@@ -21,13 +21,28 @@ export interface FlipRequest {
   output: { format: 'png' | 'jpeg' | 'webp'; quality: number };
   /** For JPEG output from a JPEG: keep its EXIF (orientation reset to 1), and the location or not. */
   metadata: 'strip' | 'keep' | 'keep-without-location';
+  /**
+   * Results larger than this many pixels are drawn in strips without trying one canvas first.
+   * Unset, one canvas is tried and strips are the fallback when the browser refuses it.
+   */
+  maxCanvasPixels?: number;
 }
 
 export type FlipError = 'decode' | 'tooLarge' | 'encode';
 
 export type FlipResponse =
   | { id: number; kind: 'progress'; stage: 'decode' | 'draw' | 'encode' }
-  | { id: number; kind: 'done'; bytes: ArrayBuffer; mime: string; width: number; height: number; locationRemoved: boolean }
+  | {
+      id: number;
+      kind: 'done';
+      bytes: ArrayBuffer;
+      mime: string;
+      width: number;
+      height: number;
+      locationRemoved: boolean;
+      /** Too large for one canvas here: drawn in strips and written as PNG. */
+      inStrips: boolean;
+    }
   | { id: number; kind: 'error'; error: FlipError; detail: string };
 
 /**

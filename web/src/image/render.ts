@@ -16,7 +16,7 @@ export interface Settings {
 }
 
 export type Rendered =
-  | { ok: true; name: string; blob: Blob; locationRemoved: boolean }
+  | { ok: true; name: string; blob: Blob; locationRemoved: boolean; inStrips?: boolean }
   | { ok: false; error: FlipError };
 
 export async function render(
@@ -48,7 +48,13 @@ export async function render(
     metadata: settings.metadata,
   });
   if (r.kind === 'error') return { ok: false, error: r.error };
-  return { ok: true, name, blob: new Blob([r.bytes], { type: r.mime }), locationRemoved: r.locationRemoved };
+  return {
+    ok: true,
+    name: r.inStrips ? outputName(image.file.name, 'png') : name,
+    blob: new Blob([r.bytes], { type: r.mime }),
+    locationRemoved: r.locationRemoved,
+    inStrips: r.inStrips,
+  };
 }
 
 async function rasterise(
