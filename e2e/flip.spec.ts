@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withExif } from '../web/src/tools/image/exif';
+import { hasGps, jpegOrientation, readExif, withExif } from '../web/src/tools/image/exif';
 import { expect, hydrated, namespaceMessages, test } from './fixtures';
 import { at, blocksJpeg, decode, gradient, png, type Pixels } from './images';
 
@@ -111,6 +111,24 @@ test.describe('in English', () => {
       expect(close(at(result, x, y), [208, 0, 0, 255], 40), `red at the ${red}`).toBe(true);
     });
   }
+
+  test('keeps the photo information without the location when asked, and says so', async ({ page }) => {
+    await open(page);
+    const stored = await blocksJpeg(page, 32, 32);
+    const photo = Buffer.from(withExif(new Uint8Array(stored), gpsTiff()));
+    await choose(page, [{ name: 'trip.jpg', mimeType: 'image/jpeg', buffer: photo }]);
+    await page.locator('#flip-metadata').selectOption('keep-without-location');
+    const out = await downloadBy(page, () => page.getByRole('button', { name: m.download, exact: true }).click());
+    await expect(page.locator('.notice')).toContainText(fill(m.locationRemoved, { name: 'trip.jpg' }));
+    const kept = readExif(new Uint8Array(out.bytes));
+    expect(kept).toBeDefined();
+    expect(hasGps(kept!)).toBe(false);
+    expect(jpegOrientation(new Uint8Array(out.bytes))).toBe(1);
+
+    await page.locator('#flip-metadata').selectOption('strip');
+    const stripped = await downloadBy(page, () => page.getByRole('button', { name: m.download, exact: true }).click());
+    expect(readExif(new Uint8Array(stripped.bytes))).toBeUndefined();
+  });
 
   test('downloads several images as one ZIP', async ({ page }) => {
     await open(page);
@@ -240,3 +258,34 @@ test('the worker draws a result too large for one canvas in strips, pixel for pi
   expect(result).toMatchObject({ kind: 'done', inStrips: true, mime: 'image/png' });
   expect(await decode(page, Buffer.from(result.bytes))).toEqual(mapped(grad, 5, 7, (x, y) => [y, 4 - x]));
 });
+
+/** Little-endian TIFF: IFD0 with orientation 6 and a GPS IFD holding a version and a latitude. */
+function gpsTiff(): Uint8Array {
+  const b = Buffer.alloc(80);
+  b.write('II', 0, 'latin1');
+  b.writeUInt16LE(42, 2);
+  b.writeUInt32LE(8, 4);
+  // IFD0 at 8: two entries (12 bytes each), then the next-IFD offset.
+  b.writeUInt16LE(2, 8);
+  b.writeUInt16LE(0x0112, 10); // Orientation, SHORT, 1, 6
+  b.writeUInt16LE(3, 12);
+  b.writeUInt32LE(1, 14);
+  b.writeUInt16LE(6, 18);
+  b.writeUInt16LE(0x8825, 22); // GPS IFD pointer, LONG, 1, offset 38
+  b.writeUInt16LE(4, 24);
+  b.writeUInt32LE(1, 26);
+  b.writeUInt32LE(38, 30);
+  b.writeUInt32LE(0, 34); // no IFD1
+  // GPS IFD at 38: version 2.3.0.0 (BYTE×4) and latitude ref 'N' (ASCII×2).
+  b.writeUInt16LE(2, 38);
+  b.writeUInt16LE(0x0000, 40);
+  b.writeUInt16LE(1, 42);
+  b.writeUInt32LE(4, 44);
+  b.set([2, 3, 0, 0], 48);
+  b.writeUInt16LE(0x0001, 52);
+  b.writeUInt16LE(2, 54);
+  b.writeUInt32LE(2, 56);
+  b.write('N\0', 60, 'latin1');
+  b.writeUInt32LE(0, 64);
+  return new Uint8Array(b);
+}
