@@ -5,6 +5,7 @@ import { formatNumber } from '../../tools/number';
 import { PrecisionField } from '../PrecisionField';
 import { ResultActions } from '../ResultActions';
 import { SelectField } from '../SelectField';
+import { UnitsTable } from '../UnitsTable';
 import type { AreaForm } from './state';
 
 interface Props {
@@ -92,25 +93,15 @@ export function AreaResultPanel({ form, result, resultError, fieldErrors, shapeN
               )}
             </dd>
           </dl>
-          <table className="units-table">
-            <caption>{t('allUnits')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('calc:unitColumn')}</th>
-                <th scope="col">{t('calc:valueColumn')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {areaUnitIds.map((u) => (
-                <tr key={u} aria-current={u === shownUnit ? 'true' : undefined}>
-                  <th scope="row">
-                    {t(`areaUnits.${u}`)} ({areaUnitSymbols[u]})
-                  </th>
-                  <td>{fmt(areaIn(u))}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <UnitsTable
+            caption={t('allUnits')}
+            rows={areaUnitIds.map((u) => ({
+              key: u,
+              label: `${t(`areaUnits.${u}`)} (${areaUnitSymbols[u]})`,
+              value: fmt(areaIn(u)),
+              current: u === shownUnit,
+            }))}
+          />
         </>
       )}
       <ResultActions resultText={copyText} search={query} onReset={onReset} />

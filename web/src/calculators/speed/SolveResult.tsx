@@ -1,4 +1,5 @@
 import { useTranslation } from '../../i18n/react';
+import { UnitsTable } from '../UnitsTable';
 import { isPaceUnit, paceUnitIds } from '../../tools/speed/pace';
 import type { Quantity } from '../../tools/speed/solve';
 import { speedUnitIds } from '../../tools/speed/units';
@@ -58,23 +59,15 @@ export function SolveResult({ form, outcome, fmt, query, update, onReset }: Prop
               <code>{working}</code>
             </dd>
           </dl>
-          <table className="units-table">
-            <caption>{t('allSpeeds')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('calc:unitColumn')}</th>
-                <th scope="col">{t('calc:valueColumn')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...speedUnitIds, ...paceUnitIds].map((u) => (
-                <tr key={u} aria-current={u === form.speedUnit ? 'true' : undefined}>
-                  <th scope="row">{speedUnitLabel(t, u)}</th>
-                  <td>{fmt.speedValue(speed, u)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <UnitsTable
+            caption={t('allSpeeds')}
+            rows={[...speedUnitIds, ...paceUnitIds].map((u) => ({
+              key: u,
+              label: speedUnitLabel(t, u),
+              value: fmt.speedValue(speed, u),
+              current: u === form.speedUnit,
+            }))}
+          />
         </>
       ),
     };
