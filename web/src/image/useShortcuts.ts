@@ -18,20 +18,22 @@ function typing(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
 }
 
-/** Calls `run` for the page's shortcuts while `enabled`. */
+/**
+ * Calls `run` for the page's shortcuts while `enabled`. The listener is there from the first
+ * mount and reads the latest values, so a key pressed as soon as an image appears still counts.
+ */
 export function useShortcuts(enabled: boolean, run: (s: Shortcut) => void): void {
-  const latest = useRef(run);
-  latest.current = run;
+  const latest = useRef({ enabled, run });
+  latest.current = { enabled, run };
   useEffect(() => {
-    if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || typing(e.target)) return;
+      if (!latest.current.enabled || e.defaultPrevented || typing(e.target)) return;
       const s = shortcutOf(e);
       if (!s) return;
       e.preventDefault(); // Ctrl+S would save the page itself
-      latest.current(s);
+      latest.current.run(s);
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [enabled]);
+  }, []);
 }
