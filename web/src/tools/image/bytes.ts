@@ -38,3 +38,14 @@ export function hasBytes(b: Uint8Array, at: number, expected: readonly number[])
 export function inRange(b: Uint8Array, at: number, length: number): boolean {
   return Number.isInteger(at) && Number.isInteger(length) && at >= 0 && length >= 0 && at + length <= b.length;
 }
+
+/** The parts one after another, in one new array. */
+export function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

@@ -8,7 +8,7 @@
 // place keeps every offset valid, including those inside maker notes, which no one can parse.
 // The input is untrusted: every read is bounds-checked, only a fixed set of IFDs is visited
 // (so a loop of links cannot trap the reader), and nothing here throws on bad data.
-import { hasAscii, inRange, u16, u32 } from './bytes';
+import { concat, hasAscii, inRange, u16, u32 } from './bytes';
 import { APP0, APP1, jpegHead } from './jpeg';
 
 const EXIF_HEADER = 'Exif\0\0';
@@ -256,12 +256,5 @@ export function withExif(jpeg: Uint8Array, tiff: Uint8Array): Uint8Array {
     if (!(s.marker === APP1 && hasAscii(jpeg, s.payload, EXIF_HEADER))) parts.push(jpeg.subarray(s.start, s.end));
   }
   parts.push(jpeg.subarray(head.rest));
-
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concat(parts);
 }

@@ -2,6 +2,7 @@
 // Safari stops at 16.7 million pixels): each strip of rows is drawn on its own small canvas,
 // read back, and fed to one streaming zlib compressor, so the whole image never sits in a canvas.
 import { Zlib } from 'fflate';
+import { concat } from './bytes';
 
 /** RGBA rows [y, y + height) of the image, 4 bytes per pixel. */
 export type StripSource = (y: number, height: number) => Uint8ClampedArray | Promise<Uint8ClampedArray>;
@@ -55,14 +56,4 @@ export function crc32(bytes: Uint8Array): number {
   let c = 0xffffffff;
   for (const b of bytes) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
