@@ -240,15 +240,23 @@ test('the worker draws a result too large for one canvas in strips, pixel for pi
   const result = await page.evaluate(
     async ([url, bytes]) => {
       const w = new Worker(url, { type: 'module' });
-      const buffer = Uint8Array.from(bytes).buffer;
+      const file = new Blob([Uint8Array.from(bytes)], { type: 'image/png' });
       const done = new Promise<{ kind: string; bytes?: ArrayBuffer; inStrips?: boolean; mime?: string }>((resolve) => {
         w.onmessage = (e) => e.data.kind !== 'progress' && resolve(e.data);
       });
-      // Rotated right, with a limit of 6 pixels per canvas: strips of one row of 5 pixels.
-      w.postMessage(
-        { id: 1, bytes: buffer, format: 'png', transform: { turns: 1, mirror: false }, output: { format: 'png', quality: 1 }, metadata: 'strip', maxCanvasPixels: 6 },
-        [buffer],
-      );
+      // Rotated right, with a limit of 6 pixels per canvas: strips of one row of 5 pixels. The
+      // image was never opened, so the worker decodes the file itself.
+      w.postMessage({
+        kind: 'flip',
+        id: 1,
+        image: 1,
+        file,
+        format: 'png',
+        transform: { turns: 1, mirror: false },
+        output: { format: 'png', quality: 1 },
+        metadata: 'strip',
+        maxCanvasPixels: 6,
+      });
       const r = await done;
       w.terminate();
       return { kind: r.kind, inStrips: r.inStrips, mime: r.mime, bytes: r.bytes ? [...new Uint8Array(r.bytes)] : [] };

@@ -7,9 +7,11 @@
 # 3. alternates the same wrk command against each (warm-up, then handy, nginx, handy, nginx, ...)
 #    and reports the median req/s of each and their ratio: on a 2-core machine shared with wrk,
 #    absolute figures move by up to 25 % between runs, the ratio far less;
-# 4. runs scripts/lighthouse.mjs against handy.
+# 4. runs scripts/lighthouse.mjs against handy;
+# 5. runs scripts/bench-flip.mjs: the image flipper on a 24-megapixel JPEG against decode + encode.
 #
 # Env: BENCH_ROUNDS (3), BENCH_DURATION (10s), BENCH_WARMUP (3s), BENCH_LIGHTHOUSE (1; 0 skips it),
+#      BENCH_FLIP (1; 0 skips it), BENCH_FLIP_ROUNDS (5),
 #      HANDY (./handy), CHROME_PATH (for Lighthouse).
 # Every process it starts is stopped on exit; it listens on 127.0.0.1 only.
 set -euo pipefail
@@ -20,6 +22,7 @@ rounds=${BENCH_ROUNDS:-3}
 duration=${BENCH_DURATION:-10s}
 warmup=${BENCH_WARMUP:-3s}
 run_lighthouse=${BENCH_LIGHTHOUSE:-1}
+run_flip=${BENCH_FLIP:-1}
 handy_bin=${HANDY:-./handy}
 page=/de/area-calculator
 goal=0.90
@@ -218,4 +221,11 @@ if [ "$run_lighthouse" != 0 ]; then
   echo "bench: node scripts/lighthouse.mjs $handy_url"
   # About 14 runs of 8-12 s each; bounded so a hung Chrome cannot hold the benchmark.
   timeout 240 node scripts/lighthouse.mjs "$handy_url"
+fi
+
+# --- 5. The image flipper in Chromium --------------------------------------------------------
+if [ "$run_flip" != 0 ]; then
+  echo
+  echo "bench: node scripts/bench-flip.mjs $handy_url"
+  timeout 300 node scripts/bench-flip.mjs "$handy_url"
 fi

@@ -58,15 +58,26 @@ export function FlipImageTool({ lang }: { lang: string }) {
     const room = MAX_FILES - items.length;
     if (files.length > room) notify(t('errors.tooMany', { max: MAX_FILES }), 'error');
     const accepted = files.slice(0, Math.max(0, room));
-    setBusy(t('working', { name: accepted.map((f) => f.name).join(', ') }));
-    const opened = await Promise.all(accepted.map(openImage));
-    setBusy(undefined);
-    for (const o of opened) {
+    const worker = (client.current ??= createFlipClient());
+    // One at a time, each shown as soon as it is ready: a batch of large photos decoded at once
+    // would hold all their pixels in memory together.
+    for (const file of accepted) {
+      setBusy(t('working', { name: file.name }));
+      const o = await openImage(file, worker);
       if (!o.ok) notify(problemText(o.problem, o.file), 'error');
-      else if (o.animated) notify(t('animated', { name: o.file.name }));
+      else {
+        if (o.animated) notify(t('animated', { name: o.file.name }));
+        setItems((list) => [...list, { key: nextKey++, image: o }]);
+      }
     }
-    const fresh = opened.flatMap((o) => (o.ok ? [{ key: nextKey++, image: o }] : []));
-    setItems((list) => [...list, ...fresh]);
+    setBusy(undefined);
+  }
+
+  function remove(gone: readonly Item[]) {
+    for (const i of gone) if (i.image.decoded !== undefined) client.current?.forget(i.image.decoded);
+    const keys = new Set(gone.map((i) => i.key));
+    setItems((list) => list.filter((i) => !keys.has(i.key)));
+    if (cropping !== undefined && keys.has(cropping)) setCropping(undefined);
   }
 
   function operate(op: Operation) {
@@ -76,11 +87,11 @@ export function FlipImageTool({ lang }: { lang: string }) {
   async function download(only?: Item) {
     const targets = only ? [only] : items;
     if (targets.length === 0 || busy) return;
-    client.current ??= createFlipClient();
+    const worker = (client.current ??= createFlipClient());
     const results: { name: string; blob: Blob }[] = [];
     for (const item of targets) {
       setBusy(t('working', { name: item.image.file.name }));
-      const r = await render(client.current, item.image, transform, item.crop, settings);
+      const r = await render(worker, item.image, transform, item.crop, settings);
       const file = item.image.file;
       if (!r.ok) {
         const problem = r.error === 'decode' ? 'corrupt' : 'tooLarge';
@@ -267,7 +278,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
               <button type="button" disabled={Boolean(busy)} onClick={() => void download()} aria-keyshortcuts="Control+S">
                 {items.length > 1 ? t('downloadZip') : t('download')}
               </button>
-              <button type="button" className="secondary" onClick={() => { setItems([]); setCropping(undefined); }}>
+              <button type="button" className="secondary" onClick={() => remove(items)}>
                 {t('clear')}
               </button>
             </div>
@@ -316,7 +327,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
                       type="button"
                       className="secondary"
                       aria-label={t('remove', { name: item.image.file.name })}
-                      onClick={() => setItems((list) => list.filter((i) => i.key !== item.key))}
+                      onClick={() => remove([item])}
                     >
                       {t('item.remove')}
                     </button>

@@ -1,12 +1,13 @@
-// Decodes, flips or rotates (and crops) and encodes one image off the main thread, so the page
-// never freezes on a large photo. The decoder applies the EXIF orientation ('from-image'), so
-// the image is flipped as the camera meant it, and the output, written without an orientation
-// tag (or with it reset to 1), never rotates twice in a viewer.
+// Decodes, flips or rotates (and crops) and encodes images off the main thread, so the page
+// never freezes on a large photo. An image is decoded once, when it is opened (for its preview),
+// and its pixels are kept for the flip within a memory budget. The decoder applies the EXIF
+// orientation ('from-image'), so the image is flipped as the camera meant it, and the output,
+// written without an orientation tag (or with it reset to 1), never rotates twice in a viewer.
 /// <reference lib="webworker" />
 import { hasGps, readExif, rewriteExif, withExif } from '../tools/image/exif';
 import { canvasMatrix, outputSize } from '../tools/image/transform';
 import { pngFromStrips } from '../tools/image/pngStrips';
-import { MAX_CANVAS_PIXELS, type Crop, type FlipRequest, type FlipResponse } from './protocol';
+import { KEPT_PIXELS, MAX_CANVAS_PIXELS, type Crop, type FlipRequest, type OpenRequest, type WorkerRequest, type WorkerResponse } from './protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -21,32 +22,97 @@ class FlipFailure extends Error {
   }
 }
 
-self.onmessage = async (e: MessageEvent<FlipRequest>) => {
-  const { id } = e.data;
-  const post = (m: FlipResponse, transfer: Transferable[] = []) => self.postMessage(m, transfer);
+/** Decoded images by handle, least recently used first, within KEPT_PIXELS. */
+const kept = new Map<number, ImageBitmap>();
+/** Handles of images the visitor removed (never reused). */
+const removed = new Set<number>();
+
+function keep(image: number, bitmap: ImageBitmap) {
+  let total = bitmap.width * bitmap.height;
+  if (total > KEPT_PIXELS) return false;
+  for (const b of kept.values()) total += b.width * b.height;
+  for (const [key, b] of kept) {
+    if (total <= KEPT_PIXELS) break;
+    total -= b.width * b.height;
+    forget(key);
+  }
+  kept.set(image, bitmap);
+  return true;
+}
+
+function forget(image: number) {
+  kept.get(image)?.close();
+  kept.delete(image);
+}
+
+self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
+  const r = e.data;
+  if (r.kind === 'forget') {
+    removed.add(r.image);
+    return forget(r.image);
+  }
+  const post = (m: WorkerResponse, transfer: Transferable[] = []) => self.postMessage(m, transfer);
   try {
-    const done = await flip(e.data, (stage) => post({ id, kind: 'progress', stage }));
-    post(done, [done.bytes]);
+    if (r.kind === 'open') {
+      const opened = await open(r);
+      post(opened, [opened.preview]);
+    } else {
+      const done = await flip(r, (stage) => post({ id: r.id, kind: 'progress', stage }));
+      post(done, [done.bytes]);
+    }
   } catch (err) {
     const failure = err instanceof FlipFailure ? err : new FlipFailure('encode', String(err));
-    post({ id, kind: 'error', error: failure.error, detail: failure.message });
+    post({ id: r.id, kind: 'error', error: failure.error, detail: failure.message });
   }
 };
+
+async function decode(file: Blob): Promise<ImageBitmap> {
+  try {
+    return await createImageBitmap(file, { imageOrientation: 'from-image' });
+  } catch (err) {
+    throw new FlipFailure('decode', String(err));
+  }
+}
+
+async function open(r: OpenRequest): Promise<Extract<WorkerResponse, { kind: 'opened' }>> {
+  const full = await decode(r.file);
+  const { width, height } = full;
+  const scale = Math.min(1, r.previewSide / Math.max(width, height));
+  const preview = await createImageBitmap(full, {
+    resizeWidth: Math.max(1, Math.round(width * scale)),
+    resizeHeight: Math.max(1, Math.round(height * scale)),
+    resizeQuality: 'medium',
+  });
+  if (!keep(r.image, full)) full.close();
+  return { id: r.id, kind: 'opened', width, height, preview };
+}
 
 async function flip(
   r: FlipRequest,
   progress: (stage: 'decode' | 'draw' | 'encode') => void,
-): Promise<Extract<FlipResponse, { kind: 'done' }>> {
-  progress('decode');
-  let bitmap: ImageBitmap;
-  try {
-    bitmap = await createImageBitmap(new Blob([r.bytes]), { imageOrientation: 'from-image' });
-  } catch (err) {
-    throw new FlipFailure('decode', String(err));
+): Promise<Extract<WorkerResponse, { kind: 'done' }>> {
+  // Taken out while in use, so that an image opened meanwhile cannot push it out and close it.
+  let bitmap = kept.get(r.image);
+  kept.delete(r.image);
+  if (!bitmap) {
+    progress('decode');
+    bitmap = await decode(r.file);
   }
+  try {
+    return await flipPixels(bitmap, r, progress);
+  } finally {
+    // Kept again, as the most recently used, for the next download, unless removed meanwhile.
+    if (removed.has(r.image) || !keep(r.image, bitmap)) bitmap.close();
+  }
+}
 
-  const exif = r.format === 'jpeg' ? readExif(new Uint8Array(r.bytes)) : undefined;
-  const locationRemoved = exif !== undefined && hasGps(exif) && (r.metadata !== 'keep' || r.output.format !== 'jpeg');
+async function flipPixels(
+  bitmap: ImageBitmap,
+  r: FlipRequest,
+  progress: (stage: 'draw' | 'encode') => void,
+): Promise<Extract<WorkerResponse, { kind: 'done' }>> {
+  const exif = r.format === 'jpeg' ? readExif(new Uint8Array(await r.file.arrayBuffer())) : undefined;
+  const gps = exif !== undefined && hasGps(exif);
 
   progress('draw');
   const crop = r.crop ?? { x: 0, y: 0, width: bitmap.width, height: bitmap.height };
@@ -57,16 +123,14 @@ async function flip(
     // The browser would not hold the result in one canvas: draw it in strips, write a PNG.
     const stripRows = Math.max(1, Math.floor((r.maxCanvasPixels ?? MAX_CANVAS_PIXELS) / size.width));
     const png = await pngFromStrips(size.width, size.height, stripRows, (y, rows) => drawStrip(bitmap, r, crop, size.width, y, rows));
-    bitmap.close();
-    return { id: r.id, kind: 'done', bytes: png.slice().buffer, mime: 'image/png', ...size, locationRemoved: exif !== undefined && hasGps(exif), inStrips: true };
+    return { id: r.id, kind: 'done', bytes: png.slice().buffer, mime: 'image/png', ...size, locationRemoved: gps, inStrips: true };
   }
-  bitmap.close();
-  const blob = whole;
-  let bytes = await blob.arrayBuffer();
+  let bytes = await whole.arrayBuffer();
   if (exif && r.metadata !== 'strip' && r.output.format === 'jpeg') {
     const tiff = rewriteExif(exif, { stripGps: r.metadata === 'keep-without-location' });
     if (tiff) bytes = withExif(new Uint8Array(bytes), tiff).slice().buffer;
   }
+  const locationRemoved = gps && (r.metadata !== 'keep' || r.output.format !== 'jpeg');
   return { id: r.id, kind: 'done', bytes, mime: mimes[r.output.format], ...size, locationRemoved, inStrips: false };
 }
 
@@ -82,8 +146,8 @@ async function drawWhole(
     const canvas = new OffscreenCanvas(size.width, size.height);
     const ctx = canvas.getContext('2d');
     if (!ctx) return undefined;
-    if (r.output.format === 'jpeg') {
-      // JPEG has no transparency: transparent pixels would turn black.
+    if (r.output.format === 'jpeg' && r.format !== 'jpeg') {
+      // JPEG has no transparency: transparent pixels would turn black. (A JPEG has none.)
       ctx.fillStyle = '#ffffff';
       ctx.fillRect(0, 0, size.width, size.height);
     }

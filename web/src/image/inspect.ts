@@ -1,7 +1,8 @@
 // Opening a file: what it is (from its bytes, never its name), whether this browser can take it,
-// and a small upright preview to draw flipped as the visitor works. Nothing here blocks the page:
-// decoding and resizing are asynchronous in the browser.
+// and a small upright preview to draw flipped as the visitor works. Raster images are decoded in
+// the flip worker, which keeps the pixels for the flip itself: a photo is decoded once.
 import { headerSize, isAnimated, sniffFormat, type ImageFormat } from '../tools/image/formats';
+import type { FlipClient } from './flipClient';
 
 /** Beyond this, browsers refuse or crash: 268 million pixels is Chrome's canvas area limit. */
 const MAX_PIXELS = 268_435_456;
@@ -22,13 +23,15 @@ export interface OpenedImage {
   height: number;
   animated: boolean;
   preview: CanvasImageSource & { width: number; height: number };
+  /** The raster image's handle in the flip worker. */
+  decoded?: number;
   /** The SVG's text, for a vector flip. */
   svg?: string;
 }
 
 export type Opened = OpenedImage | { ok: false; file: File; problem: Problem };
 
-export async function openImage(file: File): Promise<Opened> {
+export async function openImage(file: File, worker: FlipClient): Promise<Opened> {
   const fail = (problem: Problem): Opened => ({ ok: false, file, problem });
   if (file.size === 0) return fail('empty');
   if (file.size > MAX_FILE_BYTES) return fail('tooLarge');
@@ -48,24 +51,10 @@ export async function openImage(file: File): Promise<Opened> {
     return { ok: true, file, format, width: img.naturalWidth, height: img.naturalHeight, animated, preview: img, svg };
   }
 
-  let full: ImageBitmap;
-  try {
-    full = await createImageBitmap(file, { imageOrientation: 'from-image' });
-  } catch {
-    return fail('corrupt');
-  }
-  const { width, height } = full;
-  const scale = Math.min(1, PREVIEW_SIDE / Math.max(width, height));
-  let preview: ImageBitmap = full;
-  if (scale < 1) {
-    preview = await createImageBitmap(full, {
-      resizeWidth: Math.max(1, Math.round(width * scale)),
-      resizeHeight: Math.max(1, Math.round(height * scale)),
-      resizeQuality: 'medium',
-    });
-    full.close();
-  }
-  return { ok: true, file, format, width, height, animated, preview };
+  const decoded = await worker.open(file, PREVIEW_SIDE);
+  if (decoded.kind === 'error') return fail(decoded.error === 'decode' ? 'corrupt' : 'tooLarge');
+  const { width, height, preview, image } = decoded;
+  return { ok: true, file, format, width, height, animated, preview, decoded: image };
 }
 
 /** An SVG as an <img> (createImageBitmap does not take SVG everywhere); undefined if broken. */

@@ -1,5 +1,7 @@
-// The messages between the flipper page and its worker. Image bytes travel as transferred
-// ArrayBuffers (moved, not copied), and never leave the browser.
+// The messages between the flipper page and its worker. Files travel as Blobs (shared, not
+// copied), results as transferred ArrayBuffers and ImageBitmaps (moved, not copied); nothing
+// leaves the browser. The worker decodes each image once, when it is opened, and keeps the
+// decoded pixels for the flip while they fit its memory budget.
 import type { ImageFormat } from '../tools/image/formats';
 import type { Transform } from '../tools/image/transform';
 
@@ -11,9 +13,29 @@ export interface Crop {
   height: number;
 }
 
-export interface FlipRequest {
+/** Decode a file, keep its pixels as `image`, and answer with its size and a small preview. */
+export interface OpenRequest {
+  kind: 'open';
   id: number;
-  bytes: ArrayBuffer;
+  /** The handle the page will use for this image in flip and forget requests. */
+  image: number;
+  file: Blob;
+  /** The preview's longest side, in pixels. */
+  previewSide: number;
+}
+
+/** Drop the decoded pixels of an image the visitor removed. No answer. */
+export interface ForgetRequest {
+  kind: 'forget';
+  image: number;
+}
+
+export interface FlipRequest {
+  kind: 'flip';
+  id: number;
+  /** The opened image; its file is decoded again when its pixels were not kept. */
+  image: number;
+  file: Blob;
   /** The input's format, as sniffed from its bytes. */
   format: ImageFormat;
   transform: Transform;
@@ -28,10 +50,13 @@ export interface FlipRequest {
   maxCanvasPixels?: number;
 }
 
+export type WorkerRequest = OpenRequest | FlipRequest | ForgetRequest;
+
 export type FlipError = 'decode' | 'tooLarge' | 'encode';
 
-export type FlipResponse =
+export type WorkerResponse =
   | { id: number; kind: 'progress'; stage: 'decode' | 'draw' | 'encode' }
+  | { id: number; kind: 'opened'; width: number; height: number; preview: ImageBitmap }
   | {
       id: number;
       kind: 'done';
@@ -50,3 +75,10 @@ export type FlipResponse =
  * desktop browsers allow far more, but a 16.7-megapixel tile keeps memory bounded everywhere.
  */
 export const MAX_CANVAS_PIXELS = 16_777_216;
+
+/**
+ * Decoded pixels the worker keeps between opening and flipping (4 bytes each): enough for a
+ * 24-megapixel photo and a few small ones, so a single photo is decoded once. Beyond it, the
+ * images opened longest ago are dropped and decoded again when flipped.
+ */
+export const KEPT_PIXELS = 32 * 1024 * 1024;

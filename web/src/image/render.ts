@@ -28,19 +28,11 @@ export async function render(
 ): Promise<Rendered> {
   const format = outputFormat(image.format, settings.output);
   const name = outputName(image.file.name, format);
-  if (image.svg !== undefined && format === 'svg') {
-    const text = transformSvg(image.svg, transform);
-    return text === undefined
-      ? { ok: false, error: 'decode' }
-      : { ok: true, name, blob: new Blob([text], { type: mimeTypes.svg }), locationRemoved: false };
-  }
+  if (image.decoded === undefined) return renderSvg(image, transform, crop, format, settings.quality, name);
   if (format === 'svg') return { ok: false, error: 'encode' };
-  if (image.svg !== undefined) {
-    const blob = await rasterise(image, transform, crop, format, settings.quality);
-    return blob ? { ok: true, name, blob, locationRemoved: false } : { ok: false, error: 'encode' };
-  }
   const r = await client.flip({
-    bytes: await image.file.arrayBuffer(),
+    image: image.decoded,
+    file: image.file,
     format: image.format,
     transform,
     crop,
@@ -55,6 +47,25 @@ export async function render(
     locationRemoved: r.locationRemoved,
     inStrips: r.inStrips,
   };
+}
+
+/** An SVG: flipped as vector when kept as SVG, else drawn here (workers cannot decode SVG). */
+async function renderSvg(
+  image: OpenedImage,
+  transform: Transform,
+  crop: Crop | undefined,
+  format: ReturnType<typeof outputFormat>,
+  quality: number,
+  name: string,
+): Promise<Rendered> {
+  if (format === 'svg') {
+    const text = image.svg === undefined ? undefined : transformSvg(image.svg, transform);
+    return text === undefined
+      ? { ok: false, error: 'decode' }
+      : { ok: true, name, blob: new Blob([text], { type: mimeTypes.svg }), locationRemoved: false };
+  }
+  const blob = await rasterise(image, transform, crop, format, quality);
+  return blob ? { ok: true, name, blob, locationRemoved: false } : { ok: false, error: 'encode' };
 }
 
 async function rasterise(
