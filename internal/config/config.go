@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/mail"
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Config is the server's configuration.
@@ -27,6 +29,24 @@ type Config struct {
 	LogFormat string
 	// ShutdownTimeout bounds how long in-flight requests may take to finish on SIGTERM.
 	ShutdownTimeout time.Duration
+	// ContactEmail is the address the privacy policy and the terms give for questions; empty
+	// means privacy@ the public host (see Contact).
+	ContactEmail string
+	// Jurisdiction names the law that governs the terms ("Germany"); empty leaves the terms'
+	// own wording, "the country in which the operator is established".
+	Jurisdiction string
+}
+
+// Contact returns the contact address: ContactEmail, or privacy@ the public URL's host.
+func (c Config) Contact() string {
+	if c.ContactEmail != "" {
+		return c.ContactEmail
+	}
+	u, err := url.Parse(c.PublicURL)
+	if err != nil || u.Hostname() == "" {
+		return "privacy@localhost"
+	}
+	return "privacy@" + u.Hostname()
 }
 
 // HTTPS reports whether the site is served over HTTPS.
@@ -61,6 +81,24 @@ func options() []option {
 				return errors.New(`must be "text" or "json"`)
 			}
 			c.LogFormat = v
+			return nil
+		}},
+		{"contact-email", "HANDY_CONTACT_EMAIL", "", "address the privacy policy and terms give for questions (default privacy@ the public URL's host)", func(c *Config, v string) error {
+			if v == "" {
+				return nil
+			}
+			a, err := mail.ParseAddress(v)
+			if err != nil || a.Name != "" || a.Address != v || strings.ContainsAny(v, `<>"&\'`) {
+				return errors.New("must be a plain email address such as privacy@example.com")
+			}
+			c.ContactEmail = v
+			return nil
+		}},
+		{"jurisdiction", "HANDY_JURISDICTION", "", "the law that governs the terms, as shown in them (\"Germany\"); default: the country where the operator is established", func(c *Config, v string) error {
+			if len([]rune(v)) > 80 || strings.ContainsAny(v, `<>"&\`) || strings.ContainsFunc(v, unicode.IsControl) {
+				return errors.New("must be plain text of at most 80 characters, without <, >, \", & or \\")
+			}
+			c.Jurisdiction = strings.TrimSpace(v)
 			return nil
 		}},
 		{"shutdown-timeout", "HANDY_SHUTDOWN_TIMEOUT", "15s", "how long in-flight requests may take to finish on SIGINT or SIGTERM", func(c *Config, v string) error {

@@ -70,6 +70,27 @@ func TestLoadPrecedence(t *testing.T) {
 	}
 }
 
+func TestOperatorDetails(t *testing.T) {
+	t.Parallel()
+	c, err := Load([]string{"-public-url", "https://Tools.Example:8443", "-jurisdiction", " England and Wales "}, env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Contact(); got != "privacy@tools.example" {
+		t.Errorf("Contact() = %q, want privacy@ the public host", got)
+	}
+	if c.Jurisdiction != "England and Wales" {
+		t.Errorf("Jurisdiction = %q", c.Jurisdiction)
+	}
+	c, err = Load(nil, env(map[string]string{"HANDY_CONTACT_EMAIL": "legal@handy.example", "HANDY_JURISDICTION": "Deutschland"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Contact() != "legal@handy.example" || c.Jurisdiction != "Deutschland" {
+		t.Errorf("from the environment: contact %q, jurisdiction %q", c.Contact(), c.Jurisdiction)
+	}
+}
+
 func TestLoadRejects(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -90,6 +111,12 @@ func TestLoadRejects(t *testing.T) {
 		{"bad timeout", "HANDY_SHUTDOWN_TIMEOUT", []string{"-shutdown-timeout", "soon"}, nil},
 		{"negative timeout", "positive", []string{"-shutdown-timeout", "-1s"}, nil},
 		{"empty addr", "HANDY_ADDR", []string{"-addr", ""}, nil},
+		{"contact with a name", "plain email", []string{"-contact-email", "Privacy <p@handy.example>"}, nil},
+		{"contact not an email", "HANDY_CONTACT_EMAIL", nil, map[string]string{"HANDY_CONTACT_EMAIL": "handy.example"}},
+		{"contact with a quote", "plain email", []string{"-contact-email", `"a&b"@handy.example`}, nil},
+		{"jurisdiction with markup", "plain text", []string{"-jurisdiction", "<b>Germany</b>"}, nil},
+		{"jurisdiction too long", "HANDY_JURISDICTION", nil, map[string]string{"HANDY_JURISDICTION": strings.Repeat("x", 81)}},
+		{"jurisdiction with a newline", "plain text", []string{"-jurisdiction", "Ger\nmany"}, nil},
 		{"unknown flag", "-nope", []string{"-nope"}, nil},
 		{"stray argument", "extra", []string{"extra"}, nil},
 	}

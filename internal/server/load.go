@@ -1,14 +1,15 @@
 package server
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"html"
 	"io/fs"
 	"path"
 	"slices"
 	"strings"
 
+	"handy/internal/config"
 	"handy/internal/site"
 )
 
@@ -30,11 +31,27 @@ type distFiles struct {
 	errorPages map[string]map[string]rawFile // locale code → "404"/"500" → page
 }
 
-// readDist reads every file of dist, replaces placeholder with origin in text files and checks
-// that every page × locale document and every error page is there.
-func readDist(dist fs.FS, table *site.Table, origin string) (distFiles, error) {
+// substitutions replaces the build's placeholders with the configured values: the public origin
+// in absolute URLs, and the operator's contact address and governing law in the long-form
+// content. The config package allows no character that would need escaping in HTML or JSON;
+// escaping anyway keeps that a local fact.
+func substitutions(table *site.Table, cfg config.Config) *strings.Replacer {
+	op := table.OperatorPlaceholders()
+	jurisdiction := ""
+	if cfg.Jurisdiction != "" {
+		jurisdiction = " (" + html.EscapeString(cfg.Jurisdiction) + ")"
+	}
+	return strings.NewReplacer(
+		table.OriginPlaceholder(), cfg.PublicURL,
+		op.ContactEmail, html.EscapeString(cfg.Contact()),
+		op.Jurisdiction, jurisdiction,
+	)
+}
+
+// readDist reads every file of dist, makes the substitutions in text files and checks that every
+// page × locale document and every error page is there.
+func readDist(dist fs.FS, table *site.Table, subst *strings.Replacer) (distFiles, error) {
 	files := distFiles{byURL: make(map[string]rawFile), errorPages: make(map[string]map[string]rawFile)}
-	placeholder := []byte(table.OriginPlaceholder())
 	err := fs.WalkDir(dist, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -53,7 +70,7 @@ func readDist(dist fs.FS, table *site.Table, origin string) (distFiles, error) {
 			return err
 		}
 		if substituted(name) {
-			body = bytes.ReplaceAll(body, placeholder, []byte(origin))
+			body = []byte(subst.Replace(string(body)))
 		}
 		f := rawFile{name: name, body: body}
 		if rest, ok := strings.CutPrefix(name, errorsDir+"/"); ok {

@@ -61,3 +61,29 @@ func TestURLOf(t *testing.T) {
 		}
 	}
 }
+
+func TestSubstitutions(t *testing.T) {
+	t.Parallel()
+	table := site.Default()
+	op := table.OperatorPlaceholders()
+	page := `<a href="` + table.OriginPlaceholder() + `/faq">FAQ</a> <a href="mailto:` + op.ContactEmail + `">` + op.ContactEmail +
+		`</a> governed by the law of the country where the operator is established` + op.Jurisdiction + `.`
+	tests := []struct {
+		name string
+		cfg  config.Config
+		want string
+	}{
+		{"defaults", config.Config{PublicURL: "https://tools.example"},
+			`<a href="https://tools.example/faq">FAQ</a> <a href="mailto:privacy@tools.example">privacy@tools.example</a> governed by the law of the country where the operator is established.`},
+		{"configured", config.Config{PublicURL: "http://localhost:8080", ContactEmail: "legal@handy.example", Jurisdiction: "England & Wales"},
+			`<a href="http://localhost:8080/faq">FAQ</a> <a href="mailto:legal@handy.example">legal@handy.example</a> governed by the law of the country where the operator is established (England &amp; Wales).`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := substitutions(table, tt.cfg).Replace(page); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}

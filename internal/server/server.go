@@ -60,7 +60,7 @@ type Server struct {
 // generates sitemaps and robots.txt and precompresses everything.
 func New(cfg config.Config, dist fs.FS, logger *slog.Logger) (*Server, error) {
 	table := site.Default()
-	files, err := readDist(dist, table, cfg.PublicURL)
+	files, err := readDist(dist, table, substitutions(table, cfg))
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}

@@ -46,7 +46,7 @@ func TestRedirect(t *testing.T) {
 
 func TestRuleDefaults(t *testing.T) {
 	t.Parallel()
-	tab, err := Parse([]byte(`{"defaultLocale":"en","originPlaceholder":"https://o.invalid",
+	tab, err := Parse([]byte(`{"defaultLocale":"en","originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},
 		"locales":[{"code":"en","name":"English","lang":"en"}],"pages":[{"name":"index","path":"/"}],
 		"routeRules":[{"from":"/**/","to":"/**","status":301},{"from":"/old","to":"/new"},{"from":"/docs/**","to":"/help/**"},{"from":"/loop","to":"/loop"}]}`))
 	if err != nil {

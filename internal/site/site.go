@@ -54,6 +54,7 @@ type Page struct {
 type Table struct {
 	defaultLocale     Locale
 	originPlaceholder string
+	operator          OperatorPlaceholders
 	locales           []Locale
 	pages             []Page
 	rules             []Rule
@@ -71,12 +72,20 @@ type localeTag struct {
 	base   language.Base
 }
 
+// OperatorPlaceholders are the tokens the long-form content (privacy policy, terms) writes where
+// the operator's own details go; the server replaces them at start-up.
+type OperatorPlaceholders struct {
+	ContactEmail string `json:"contactEmail"`
+	Jurisdiction string `json:"jurisdiction"`
+}
+
 type tableJSON struct {
-	DefaultLocale     string   `json:"defaultLocale"`
-	OriginPlaceholder string   `json:"originPlaceholder"`
-	Locales           []Locale `json:"locales"`
-	Pages             []Page   `json:"pages"`
-	RouteRules        []Rule   `json:"routeRules"`
+	DefaultLocale        string               `json:"defaultLocale"`
+	OriginPlaceholder    string               `json:"originPlaceholder"`
+	OperatorPlaceholders OperatorPlaceholders `json:"operatorPlaceholders"`
+	Locales              []Locale             `json:"locales"`
+	Pages                []Page               `json:"pages"`
+	RouteRules           []Rule               `json:"routeRules"`
 }
 
 // Parse reads and validates a site table in the format of site.json.
@@ -87,6 +96,7 @@ func Parse(data []byte) (*Table, error) {
 	}
 	t := &Table{
 		originPlaceholder: raw.OriginPlaceholder,
+		operator:          raw.OperatorPlaceholders,
 		locales:           raw.Locales,
 		pages:             raw.Pages,
 		byPath:            make(map[string]Route),
@@ -95,6 +105,9 @@ func Parse(data []byte) (*Table, error) {
 	}
 	if !strings.HasPrefix(raw.OriginPlaceholder, "https://") && !strings.HasPrefix(raw.OriginPlaceholder, "http://") {
 		return nil, fmt.Errorf("site: parse table: originPlaceholder %q is not an http(s) origin", raw.OriginPlaceholder)
+	}
+	if op := raw.OperatorPlaceholders; len(op.ContactEmail) < 4 || len(op.Jurisdiction) < 4 || op.ContactEmail == op.Jurisdiction {
+		return nil, fmt.Errorf("site: parse table: operatorPlaceholders need two distinct tokens, got %+v", op)
 	}
 	for _, loc := range raw.Locales {
 		if !isLocaleCode(loc.Code) {
@@ -173,6 +186,9 @@ func (t *Table) DefaultLocale() Locale { return t.defaultLocale }
 // OriginPlaceholder returns the origin the front-end build writes into absolute URLs, which the
 // server replaces with the configured public URL.
 func (t *Table) OriginPlaceholder() string { return t.originPlaceholder }
+
+// OperatorPlaceholders returns the tokens the server replaces with the operator's details.
+func (t *Table) OperatorPlaceholders() OperatorPlaceholders { return t.operator }
 
 // Locales returns every locale in table order, the default first.
 func (t *Table) Locales() []Locale { return slices.Clone(t.locales) }

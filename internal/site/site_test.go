@@ -31,20 +31,21 @@ func TestDefault(t *testing.T) {
 
 func TestParseRejects(t *testing.T) {
 	t.Parallel()
-	base := `"originPlaceholder":"https://o.invalid","locales":[{"code":"en","name":"English","lang":"en"}]`
+	base := `"originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},"locales":[{"code":"en","name":"English","lang":"en"}]`
 	tests := map[string]string{
-		"not json":           `{`,
-		"no default":         `{"defaultLocale":"de",` + base + `,"pages":[{"name":"index","path":"/"}]}`,
-		"no home":            `{"defaultLocale":"en",` + base + `,"pages":[{"name":"faq","path":"/faq"}]}`,
-		"bad page path":      `{"defaultLocale":"en",` + base + `,"pages":[{"name":"index","path":"/"},{"name":"x","path":"x/y"}]}`,
-		"duplicate page":     `{"defaultLocale":"en",` + base + `,"pages":[{"name":"index","path":"/"},{"name":"index","path":"/a"}]}`,
-		"bad status":         `{"defaultLocale":"en",` + base + `,"pages":[{"name":"index","path":"/"}],"routeRules":[{"from":"/a","to":"/b","status":200}]}`,
-		"unbalanced **":      `{"defaultLocale":"en",` + base + `,"pages":[{"name":"index","path":"/"}],"routeRules":[{"from":"/a/**","to":"/b"}]}`,
-		"bad locale code":    `{"defaultLocale":"eng","originPlaceholder":"https://o.invalid","locales":[{"code":"eng","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}]}`,
-		"bad lang":           `{"defaultLocale":"en","originPlaceholder":"https://o.invalid","locales":[{"code":"en","name":"E","lang":"not a tag"}],"pages":[{"name":"index","path":"/"}]}`,
-		"bad placeholder":    `{"defaultLocale":"en","originPlaceholder":"origin","locales":[{"code":"en","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}]}`,
-		"duplicate locale":   `{"defaultLocale":"en","originPlaceholder":"https://o.invalid","locales":[{"code":"en","name":"E","lang":"en"},{"code":"en","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}]}`,
-		"relative rule from": `{"defaultLocale":"en",` + base + `,"pages":[{"name":"index","path":"/"}],"routeRules":[{"from":"a","to":"/b"}]}`,
+		"not json":            `{`,
+		"no default":          `{"defaultLocale":"de",` + base + `,"pages":[{"name":"index","path":"/"}]}`,
+		"no home":             `{"defaultLocale":"en",` + base + `,"pages":[{"name":"faq","path":"/faq"}]}`,
+		"bad page path":       `{"defaultLocale":"en",` + base + `,"pages":[{"name":"index","path":"/"},{"name":"x","path":"x/y"}]}`,
+		"duplicate page":      `{"defaultLocale":"en",` + base + `,"pages":[{"name":"index","path":"/"},{"name":"index","path":"/a"}]}`,
+		"bad status":          `{"defaultLocale":"en",` + base + `,"pages":[{"name":"index","path":"/"}],"routeRules":[{"from":"/a","to":"/b","status":200}]}`,
+		"unbalanced **":       `{"defaultLocale":"en",` + base + `,"pages":[{"name":"index","path":"/"}],"routeRules":[{"from":"/a/**","to":"/b"}]}`,
+		"bad locale code":     `{"defaultLocale":"eng","originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},"locales":[{"code":"eng","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}]}`,
+		"bad lang":            `{"defaultLocale":"en","originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},"locales":[{"code":"en","name":"E","lang":"not a tag"}],"pages":[{"name":"index","path":"/"}]}`,
+		"bad placeholder":     `{"defaultLocale":"en","originPlaceholder":"origin","locales":[{"code":"en","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}]}`,
+		"duplicate locale":    `{"defaultLocale":"en","originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},"locales":[{"code":"en","name":"E","lang":"en"},{"code":"en","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}]}`,
+		"same operator token": `{"defaultLocale":"en","originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%X%%","jurisdiction":"%X%%"},"locales":[{"code":"en","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}]}`,
+		"relative rule from":  `{"defaultLocale":"en",` + base + `,"pages":[{"name":"index","path":"/"}],"routeRules":[{"from":"a","to":"/b"}]}`,
 	}
 	for name, data := range tests {
 		t.Run(name, func(t *testing.T) {
