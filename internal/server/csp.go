@@ -8,20 +8,33 @@ import (
 	"strings"
 )
 
-// cspFor returns the Content-Security-Policy: only the site's own origin, no inline script
-// (hydration data travels in <script type="application/json">), no framing, and no inline style
-// but the given ones, allowed by hash.
-func cspFor(styleHashes []string) string {
-	styleSrc := strings.Join(append([]string{"style-src 'self'"}, styleHashes...), " ")
-	return "default-src 'self'; script-src 'self'; " + styleSrc + "; img-src 'self' data: blob:; " +
+// inlineHashes are the CSP sources of the pages' inline scripts and styles.
+type inlineHashes struct{ scripts, styles []string }
+
+// cspFor returns the Content-Security-Policy: only the site's own origin, no framing, and no
+// inline script or style but the given ones, allowed by hash (hydration data travels in
+// <script type="application/json">, which is data, not script).
+func cspFor(h inlineHashes) string {
+	scriptSrc := strings.Join(append([]string{"script-src 'self'"}, h.scripts...), " ")
+	styleSrc := strings.Join(append([]string{"style-src 'self'"}, h.styles...), " ")
+	return "default-src 'self'; " + scriptSrc + "; " + styleSrc + "; img-src 'self' data: blob:; " +
 		"font-src 'self'; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'self'; " +
 		"form-action 'self'; frame-ancestors 'none'"
 }
 
-// inlineStyleHashes returns the CSP source ('sha256-…') of every distinct <style> element in
-// the HTML files, sorted. The pages inline their small stylesheet (a render-blocking request
-// less on first paint); allowing exactly those bytes keeps 'unsafe-inline' out of the policy.
-func inlineStyleHashes(files distFiles) []string {
+// hashInline returns the CSP sources of the inline scripts and styles of the HTML files.
+// The pages inline their small stylesheet (a render-blocking request less on first paint) and
+// the theme script (which must run before the first paint); allowing exactly those bytes keeps
+// 'unsafe-inline' out of the policy. Only elements without attributes count: a <script
+// type="application/json"> is data and needs no hash.
+func hashInline(files distFiles) inlineHashes {
+	return inlineHashes{scripts: elementHashes(files, "script"), styles: elementHashes(files, "style")}
+}
+
+// elementHashes returns the CSP source ('sha256-…') of the text of every distinct <tag> element
+// without attributes in the HTML files, sorted.
+func elementHashes(files distFiles, tag string) []string {
+	open, end := []byte("<"+tag+">"), []byte("</"+tag+">")
 	seen := map[string]bool{}
 	collect := func(f rawFile) {
 		if !strings.HasSuffix(f.name, ".html") {
@@ -29,15 +42,15 @@ func inlineStyleHashes(files distFiles) []string {
 		}
 		rest := f.body
 		for {
-			_, after, ok := bytes.Cut(rest, []byte("<style>"))
+			_, after, ok := bytes.Cut(rest, open)
 			if !ok {
 				return
 			}
-			css, tail, ok := bytes.Cut(after, []byte("</style>"))
+			text, tail, ok := bytes.Cut(after, end)
 			if !ok {
 				return
 			}
-			sum := sha256.Sum256(css)
+			sum := sha256.Sum256(text)
 			seen["'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'"] = true
 			rest = tail
 		}

@@ -2,18 +2,23 @@ package server
 
 import "testing"
 
-func TestInlineStyleHashes(t *testing.T) {
+func TestHashInline(t *testing.T) {
 	t.Parallel()
 	files := distFiles{
 		byURL: map[string]rawFile{
-			"/":       {name: "index.html", body: []byte("<head><style>a{}</style><style>b{}</style></head>")},
+			"/":       {name: "index.html", body: []byte("<head><script>s()</script><style>a{}</style><style>b{}</style></head>")},
+			"/data":   {name: "data/index.html", body: []byte(`<script type="application/json">{}</script><script>s()</script>`)}, // data: no hash
 			"/faq":    {name: "faq/index.html", body: []byte("<style>a{}</style>")},
 			"/x.css":  {name: "x.css", body: []byte("<style>c{}</style>")},     // not HTML: ignored
 			"/broken": {name: "broken/index.html", body: []byte("<style>d{}")}, // unterminated: ignored
 		},
 		errorPages: map[string]map[string]rawFile{"en": {"404": {name: "_errors/en/404.html", body: []byte("<style>e{}</style>")}}},
 	}
-	got := inlineStyleHashes(files)
+	h := hashInline(files)
+	if want := []string{"'sha256-DUQvyBW3cp321tqiTMq5r0hc4ZZBR1LgXRjYIlCoW8A='"}; len(h.scripts) != 1 || h.scripts[0] != want[0] {
+		t.Errorf("script hashes = %q, want %q", h.scripts, want)
+	}
+	got := h.styles
 	want := []string{ // sha256 of the three distinct stylesheets, sorted
 		"'sha256-7yqHVAesot11p6HczDsgKRipvI5UPgs97z80zNXlans='", // b{}
 		"'sha256-X1RutGBrXCt9KkSaXMK7tHftWiRscFHOhxsS8tv8hBk='", // a{}
@@ -27,7 +32,7 @@ func TestInlineStyleHashes(t *testing.T) {
 			t.Errorf("hash %d = %s, want %s", i, got[i], want[i])
 		}
 	}
-	if csp := cspFor(got[:1]); csp != "default-src 'self'; script-src 'self'; style-src 'self' "+want[0]+"; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'" {
+	if csp := cspFor(inlineHashes{scripts: h.scripts, styles: got[:1]}); csp != "default-src 'self'; script-src 'self' "+h.scripts[0]+"; style-src 'self' "+want[0]+"; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'" {
 		t.Errorf("csp = %s", csp)
 	}
 }

@@ -8,9 +8,9 @@ type header struct {
 
 // securityHeaders returns the headers set on every response. HSTS is sent only when the
 // public URL is https: over plain http it would be ignored, or worse, pin a local test host.
-func securityHeaders(https bool, styleHashes []string) []header {
+func securityHeaders(https bool, inline inlineHashes) []header {
 	h := []header{
-		{"Content-Security-Policy", []string{cspFor(styleHashes)}},
+		{"Content-Security-Policy", []string{cspFor(inline)}},
 		{"X-Content-Type-Options", []string{"nosniff"}},
 		{"Referrer-Policy", []string{"strict-origin-when-cross-origin"}},
 		{"Cross-Origin-Opener-Policy", []string{"same-origin"}},

@@ -73,7 +73,7 @@ func New(cfg config.Config, dist fs.FS, logger *slog.Logger) (*Server, error) {
 		logger:          logger,
 		https:           cfg.HTTPS(),
 		homes:           make(map[string]string),
-		securityHeaders: securityHeaders(cfg.HTTPS(), inlineStyleHashes(files)),
+		securityHeaders: securityHeaders(cfg.HTTPS(), hashInline(files)),
 		requestIDPrefix: hex.EncodeToString(random),
 	}
 	if err := s.buildEntries(files, cfg.PublicURL); err != nil {
