@@ -1,5 +1,5 @@
 # Handy Tools. `make run` serves the site; `make test` runs every test.
-.PHONY: run build web test test-go test-web test-e2e bench lint clean
+.PHONY: run build web test test-go test-web test-html test-e2e bench screenshots lint clean
 
 GO ?= go
 NPM ?= npm
@@ -23,7 +23,7 @@ node_modules: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
 	@touch node_modules
 
-test: build test-go test-web test-e2e
+test: build test-go test-web test-html test-e2e
 
 test-go:
 	$(GO) vet ./...
@@ -32,6 +32,11 @@ test-go:
 test-web: node_modules
 	npx vitest run --config web/vite.config.ts
 
+# The Nu Html Checker (vnu-jar, Java) over every prerendered page and error page.
+test-html: build
+	scripts/ensure-tools.sh
+	java -jar node_modules/vnu-jar/build/dist/vnu.jar --errors-only --skip-non-html web/dist
+
 test-e2e: build
 	scripts/ensure-tools.sh
 	npx playwright test -c e2e/playwright.config.ts
@@ -39,6 +44,12 @@ test-e2e: build
 bench: build
 	scripts/ensure-tools.sh bench
 	scripts/bench.sh
+
+# Every page type at phone and desktop width, in English and Japanese, light and dark:
+# web/build/screenshots/*.png, for a reviewer to look at.
+screenshots: build
+	scripts/ensure-tools.sh screenshots
+	node scripts/screenshots.mjs
 
 lint: node_modules
 	@out=$$(gofmt -l cmd internal web/embed.go); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

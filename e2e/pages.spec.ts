@@ -1,5 +1,5 @@
 // Every one of the 56 URLs: status, language, head, one h1, header and footer links, no console
-// errors and no axe violations.
+// errors and no axe violations in either theme.
 import AxeBuilder from '@axe-core/playwright';
 import { baseURL } from './playwright.config';
 import { expect, messages, pagePath, routes, site, test, hydrated } from './fixtures';
@@ -41,10 +41,13 @@ for (const { locale, page: p, path } of routes) {
       await expect(page.locator('main .card p').first()).toHaveText(t.pages['flip-image'].card);
     }
 
-    // Hydrated, then checked as a visitor would meet it.
+    // Hydrated, then checked as a visitor would meet it, in the light and the dark theme.
     await hydrated(page);
-    const axe = await new AxeBuilder({ page }).analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const axe = await new AxeBuilder({ page }).analyze();
+      expect(axe.violations.map((v) => `${colorScheme} ${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+    }
     expect(consoleErrors).toEqual([]);
   });
 }

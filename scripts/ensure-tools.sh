@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs, where missing, the system tools the tests (or, with `bench`, the benchmarks) need:
-# Debian's chromium for the end-to-end tests, xmllint for the sitemap schema check, and
-# nginx and wrk for the benchmark. It says what it installs and fails clearly when it cannot.
+# Installs, where missing, the system tools the tests need: Debian's chromium for the end-to-end
+# tests, xmllint for the sitemap schema check, Java for the Nu Html Checker; with `bench`, also
+# nginx, wrk and brotli for the benchmark; with `screenshots`, a CJK font. It says what it
+# installs and fails clearly when it cannot.
 set -euo pipefail
 
 need=()
@@ -10,6 +11,9 @@ want() { have "$1" || need+=("$2"); }
 
 if [ -z "${CHROME_PATH:-}" ]; then want chromium chromium; fi
 want xmllint libxml2-utils
+want java default-jre-headless
+# Screenshots in Japanese need a font with its glyphs.
+if [ "${1:-}" = screenshots ] && ! { have fc-list && fc-list :lang=ja | grep -q .; }; then need+=(fonts-noto-cjk); fi
 if [ "${1:-}" = bench ]; then
   want wrk wrk
   want nginx nginx

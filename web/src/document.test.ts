@@ -1,3 +1,4 @@
+import { themeScript } from './theme/theme';
 import { describe, expect, it } from 'vitest';
 import { renderDocument, scriptJson } from './document';
 
@@ -27,7 +28,9 @@ describe('document', () => {
     expect(html).toContain('content="d&quot;&gt;&lt;script&gt;"');
     expect(html).toContain('<html lang="de">');
     expect(html).toContain('<link rel="alternate" hreflang="x-default" href="https://x/">');
-    expect(html.match(/<script(?! type="module" src)/g)).toBeNull(); // no inline script
+    // No inline script but the theme's, which the server allows by hash.
+    expect(html.match(/<script(?! type="module" src)/g)).toEqual(['<script']);
+    expect(html).toContain(`<script>${themeScript}</script>`);
     expect(html).toContain('<style>body{margin:0}</style>');
   });
 });

@@ -1,5 +1,6 @@
 // The HTML document around a prerendered body: head tags, assets and hydration data.
 import type { Head } from './payload';
+import { themeScript } from './theme/theme';
 
 export interface Assets {
   /** The entry module. */
@@ -63,8 +64,11 @@ export function renderDocument({ head, siteName, body, assets, boot, noindex }: 
           `<meta property="og:locale" content="${e(head.ogLocale)}">`,
           ...head.ogLocaleAlternates.map((l) => `<meta property="og:locale:alternate" content="${e(l)}">`),
           '<meta name="twitter:card" content="summary">',
+          ...(head.structuredData ? [`<script type="application/ld+json">${scriptJson(head.structuredData)}</script>`] : []),
         ]),
     '<meta name="theme-color" content="#0f5fa8">',
+    // Before the stylesheet and the first paint: the visitor's chosen theme (theme/theme.ts).
+    `<script>${themeScript}</script>`,
     '<link rel="icon" href="/favicon.ico" sizes="32x32">',
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
     ...assets.styles.map((css) => {

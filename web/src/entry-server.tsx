@@ -6,7 +6,7 @@ import { App } from './App';
 import { ErrorMessage } from './components/ErrorMessage';
 import { Layout } from './components/Layout';
 import { renderDocument, type Assets } from './document';
-import { pageContent } from './content';
+import { pageText } from './content';
 import { createI18n, messageChunks } from './i18n';
 import { buildPayload, type Payload } from './payload';
 import { loadPage, pageChunk } from './pageRegistry';
@@ -24,7 +24,7 @@ export async function renderRoute(
 ): Promise<{ html: string; payload: Payload }> {
   const i18n = await createI18n(route.locale, route.page);
   await loadPage(route.page);
-  const payload = buildPayload(route, i18n.t, pageContent(route.page, route.locale));
+  const payload = buildPayload(route, i18n.t, pageText(route.page, route.locale));
   const store = createViewStore({ path: pagePath(route.page, route.locale), search: '', route, payload });
   const body = renderToString(
     <I18nProvider i18n={i18n}>

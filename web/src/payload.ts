@@ -1,5 +1,6 @@
 // What a page needs beyond the bundle: its head data and (for long-form pages) its content.
 // The prerender step writes it into the page and into {page path}/_payload.json.
+import type { FaqItem, PageText } from './content';
 import type { TFunction } from './i18n/translator';
 import { locales, localeOf, originPlaceholder, pagePath, defaultLocale, type Route } from './site';
 
@@ -16,13 +17,14 @@ export interface Head {
   alternates: Alternate[];
   ogLocale: string;
   ogLocaleAlternates: string[];
+  /** schema.org data about the page, written as JSON-LD (the FAQ's FAQPage). */
+  structuredData?: object;
 }
 
-export interface Payload {
+/** A page's route, head data and long-form text (content.ts). */
+export interface Payload extends PageText {
   route: Route;
   head: Head;
-  /** The page's long-form text as HTML (see content.ts), for pages that have one. */
-  content?: string;
 }
 
 /** Head data of a route; absolute URLs use the placeholder origin the server replaces. */
@@ -43,6 +45,21 @@ export function buildHead(route: Route, t: TFunction): Head {
   };
 }
 
-export function buildPayload(route: Route, t: TFunction, content?: string): Payload {
-  return content === undefined ? { route, head: buildHead(route, t) } : { route, head: buildHead(route, t), content };
+export function buildPayload(route: Route, t: TFunction, text: PageText = {}): Payload {
+  const head = buildHead(route, t);
+  if (text.faq) head.structuredData = faqPage(text.faq);
+  return { route, head, ...text };
+}
+
+/** The FAQ as schema.org FAQPage: the same questions and answers as the page shows. */
+export function faqPage(items: readonly FaqItem[]): object {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'FAQPage',
+    mainEntity: items.map((item) => ({
+      '@type': 'Question',
+      name: item.question,
+      acceptedAnswer: { '@type': 'Answer', text: item.answer },
+    })),
+  };
 }

@@ -38,6 +38,8 @@ export const locales: readonly Locale[] = table.locales;
 export const pages = table.pages as readonly Page[];
 export const defaultLocale = table.defaultLocale as LocaleCode;
 export const originPlaceholder = table.originPlaceholder;
+/** Tokens the privacy policy and terms write for the operator's details; the server fills them in. */
+export const operatorPlaceholders = table.operatorPlaceholders;
 
 /** Redirects, tried in order; the first removes a trailing slash. */
 export const routeRules: readonly RouteRule[] = table.routeRules;

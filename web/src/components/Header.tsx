@@ -1,5 +1,6 @@
 import { useTranslation } from '../i18n/react';
 import { pagePath, toolPages, type LocaleCode, type PageName } from '../site';
+import { ThemeSwitch } from '../theme/ThemeSwitch';
 import { LanguageSwitcher } from './LanguageSwitcher';
 
 interface Props {
@@ -31,7 +32,10 @@ export function Header({ locale, page, search }: Props) {
             ))}
           </ul>
         </nav>
-        <LanguageSwitcher key={page ?? ''} locale={locale} page={page} search={search} />
+        <div className="header-actions">
+          <LanguageSwitcher key={page ?? ''} locale={locale} page={page} search={search} />
+          <ThemeSwitch />
+        </div>
       </div>
     </header>
   );

@@ -20,7 +20,9 @@ export function LanguageSwitcher({ locale, page = 'index', search }: Props) {
           <path d="M3 12h18M12 3c2.5 2.6 3.8 5.6 3.8 9s-1.3 6.4-3.8 9c-2.5-2.6-3.8-5.6-3.8-9S9.5 5.6 12 3z" />
         </svg>
         <span className="visually-hidden">{t('nav.language')}: </span>
-        <span lang={current.lang}>{current.name}</span>
+        <span className="lang-name" lang={current.lang}>
+          {current.name}
+        </span>
       </summary>
       <ul className="lang-list" aria-label={t('nav.language')}>
         {locales.map((l) => (

@@ -1,5 +1,14 @@
 import { PageIntro } from '../components/PageIntro';
+import { Prose } from '../components/Prose';
+import { Contents } from '../components/Contents';
+import type { PageProps } from '../pageRegistry';
 
-export default function PrivacyPolicy() {
-  return <PageIntro page="privacy-policy" />;
+export default function PrivacyPolicy({ payload }: PageProps) {
+  return (
+    <>
+      <PageIntro page="privacy-policy" />
+      {payload.toc && <Contents sections={payload.toc} />}
+      <Prose html={payload.content} />
+    </>
+  );
 }

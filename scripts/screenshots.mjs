@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// Screenshots of every page type, for a reviewer: `make screenshots` (after `make build`).
+//
+//   node scripts/screenshots.mjs [OUT_DIR]      (default web/build/screenshots)
+//
+// Starts ./handy on a free loopback port and, in headless Chromium (scripts/chromium.json),
+// takes a full-page PNG of each page of internal/site/site.json in English and Japanese, at
+// phone width (390 px) and desktop width (1280 px), in the light and the dark theme:
+// {page}-{locale}-{phone|desktop}-{light|dark}.png. The FAQ is taken with its first answer
+// open. Env: SHOT_LOCALES ("en,jp"), SHOT_PAGES (page names, comma-separated), CHROME_PATH.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const site = JSON.parse(readFileSync(join(root, 'internal/site/site.json'), 'utf8'));
+const browserConfig = JSON.parse(readFileSync(join(root, 'scripts/chromium.json'), 'utf8'));
+const out = process.argv[2] || join(root, 'web/build/screenshots');
+const locales = (process.env.SHOT_LOCALES || 'en,jp').split(',');
+const pageNames = process.env.SHOT_PAGES ? process.env.SHOT_PAGES.split(',') : site.pages.map((p) => p.name);
+const widths = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
+const themes = ['light', 'dark'];
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+function pageURL(base, code, path) {
+  if (code === site.defaultLocale) return base + path;
+  return `${base}/${code}${path === '/' ? '' : path}`;
+}
+
+async function waitUp(url, child) {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`handy exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`handy did not answer ${url} within 30 s`);
+}
+
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const handy = spawn(join(root, 'handy'), ['-addr', `127.0.0.1:${port}`, '-public-url', base], { stdio: ['ignore', 'ignore', 'inherit'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROME_PATH || browserConfig.path,
+  args: browserConfig.flags.filter((f) => !f.startsWith('--headless')),
+});
+try {
+  await waitUp(`${base}/healthz`, handy);
+  mkdirSync(out, { recursive: true });
+  let count = 0;
+  for (const theme of themes) {
+    for (const [device, viewport] of Object.entries(widths)) {
+      const context = await browser.newContext({ viewport, colorScheme: theme, deviceScaleFactor: 1, isMobile: device === 'phone', hasTouch: device === 'phone' });
+      const page = await context.newPage();
+      for (const code of locales) {
+        for (const name of pageNames) {
+          const p = site.pages.find((x) => x.name === name);
+          if (!p) throw new Error(`no page named ${name}`);
+          await page.goto(pageURL(base, code, p.path));
+          await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+          if (name === 'faq') await page.locator('details.faq-item summary').first().click();
+          const file = join(out, `${name}-${code}-${device}-${theme}.png`);
+          await page.screenshot({ path: file, fullPage: true });
+          count++;
+        }
+      }
+      await context.close();
+    }
+  }
+  console.log(`screenshots: ${count} pages in ${out}`);
+} finally {
+  await browser.close();
+  handy.kill('SIGTERM');
+}

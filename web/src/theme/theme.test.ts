@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { applyTheme, nextTheme, storedTheme, themeKey, themeScript } from './theme';
+
+/** What the theme code touches of <html>: its dataset. */
+const fakeRoot = () => ({ dataset: {} as DOMStringMap }) as HTMLElement;
+
+function memoryStorage(): Storage {
+  const m = new Map<string, string>();
+  return {
+    get length() {
+      return m.size;
+    },
+    clear: () => m.clear(),
+    getItem: (k) => m.get(k) ?? null,
+    key: (i) => [...m.keys()][i] ?? null,
+    removeItem: (k) => void m.delete(k),
+    setItem: (k, v) => void m.set(k, String(v)),
+  };
+}
+
+describe('theme', () => {
+  it('cycles automatic → light → dark → automatic', () => {
+    expect([nextTheme('auto'), nextTheme('light'), nextTheme('dark')]).toEqual(['light', 'dark', 'auto']);
+  });
+
+  it('reads only the choices it knows', () => {
+    const s = memoryStorage();
+    expect(storedTheme(s)).toBe('auto');
+    s.setItem(themeKey, 'dark');
+    expect(storedTheme(s)).toBe('dark');
+    s.setItem(themeKey, 'purple');
+    expect(storedTheme(s)).toBe('auto');
+    expect(storedTheme(undefined)).toBe('auto');
+  });
+
+  it('applies and remembers a choice; automatic forgets it', () => {
+    const s = memoryStorage();
+    const root = fakeRoot();
+    applyTheme('dark', root, s);
+    expect(root.dataset.theme).toBe('dark');
+    expect(s.getItem(themeKey)).toBe('dark');
+    applyTheme('auto', root, s);
+    expect(root.dataset.theme).toBeUndefined();
+    expect(s.getItem(themeKey)).toBeNull();
+  });
+
+  it('has a head script that applies the stored choice, and nothing else', () => {
+    for (const [stored, want] of [['dark', 'dark'], ['light', 'light'], ['x', undefined], [null, undefined]] as const) {
+      const s = memoryStorage();
+      if (stored) s.setItem(themeKey, stored);
+      const root = fakeRoot();
+      new Function('localStorage', 'document', themeScript)(s, { documentElement: root });
+      expect(root.dataset.theme, String(stored)).toBe(want);
+    }
+    // Storage that throws (disabled cookies) leaves the automatic theme.
+    const root = fakeRoot();
+    const throwing = { getItem: () => { throw new Error('denied'); } };
+    expect(() => new Function('localStorage', 'document', themeScript)(throwing, { documentElement: root })).not.toThrow();
+    expect(root.dataset.theme).toBeUndefined();
+  });
+});
