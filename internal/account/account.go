@@ -1,0 +1,347 @@
+// Package account is optional accounts: sign-up and sign-in with an email address and a
+// password (argon2id), sign-in tokens of 256 random bits kept only as SHA-256 hashes with a
+// sliding 30-day expiry, the user's document users/{uid}, export and deletion. Sign-in costs the
+// same for an unknown address as for a wrong password, never says which of the two failed, and
+// is rate limited per client address and per account from the recorded failures, so that the
+// limit holds across server instances.
+package account
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"handy/internal/store"
+)
+
+// TokenLifetime is how long a sign-in token lives without use; each use extends it.
+const TokenLifetime = 30 * 24 * time.Hour
+
+// tokenRefresh is how stale an expiry may get before a use writes a new one: refreshing at
+// most hourly keeps reads from writing on every request.
+const tokenRefresh = time.Hour
+
+// failureRetention is how long failed sign-ins are kept (as the privacy policy says).
+const failureRetention = 30 * 24 * time.Hour
+
+// Limits bound failed sign-ins within a sliding window.
+type Limits struct {
+	Window     time.Duration
+	PerAddress int // failures from one client address
+	PerAccount int // failures for one email address
+}
+
+// DefaultLimits allow a person a few typos and stop guessing.
+var DefaultLimits = Limits{Window: 15 * time.Minute, PerAddress: 30, PerAccount: 5}
+
+// User is an account.
+type User struct {
+	ID           string    `json:"id"`
+	Email        string    `json:"email"`
+	CreatedAt    time.Time `json:"createdAt"`
+	LastSignInAt time.Time `json:"lastSignInAt"`
+}
+
+// Service manages accounts in a store.
+type Service struct {
+	store  *store.Store
+	logger *slog.Logger
+	params Params
+	limits Limits
+	now    func() time.Time
+	// dummy is a hash of a random password: an unknown address is checked against it, so that
+	// it costs what a wrong password costs.
+	dummy string
+}
+
+// Option changes a Service's defaults (tests use cheaper hashing and a fake clock).
+type Option func(*Service)
+
+// WithParams sets the argon2id costs.
+func WithParams(p Params) Option { return func(s *Service) { s.params = p } }
+
+// WithLimits sets the sign-in limits.
+func WithLimits(l Limits) Option { return func(s *Service) { s.limits = l } }
+
+// WithClock sets the clock.
+func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+
+// New returns a Service over a migrated store.
+func New(st *store.Store, logger *slog.Logger, opts ...Option) (*Service, error) {
+	s := &Service{store: st, logger: logger, params: DefaultParams, limits: DefaultLimits, now: time.Now}
+	for _, o := range opts {
+		o(s)
+	}
+	dummy, err := hashPassword(s.params, randomHex(16))
+	if err != nil {
+		return nil, err
+	}
+	s.dummy = dummy
+	return s, nil
+}
+
+// Error is a failure the client is told about: a stable code and an HTTP status.
+type Error struct {
+	Code       string
+	Status     int
+	Message    string
+	RetryAfter time.Duration // for rate-limited
+}
+
+func (e *Error) Error() string { return e.Message }
+
+var (
+	ErrInvalidEmail    = &Error{Code: "invalid-email", Status: 400, Message: "This is not a valid email address."}
+	ErrInvalidPassword = &Error{Code: "invalid-password", Status: 400, Message: fmt.Sprintf("The password must be %d to %d characters long.", MinPassword, MaxPassword)}
+	ErrEmailTaken      = &Error{Code: "email-taken", Status: 409, Message: "An account with this email address already exists."}
+	ErrWrongSignIn     = &Error{Code: "wrong-credentials", Status: 401, Message: "The email address or the password is wrong."}
+	ErrWrongPassword   = &Error{Code: "wrong-password", Status: 403, Message: "The password is wrong."}
+	ErrUnauthenticated = &Error{Code: "unauthenticated", Status: 401, Message: "Sign in first: the token is missing, unknown or expired."}
+)
+
+func rateLimited(retry time.Duration) *Error {
+	return &Error{Code: "rate-limited", Status: 429, Message: "Too many failed sign-ins. Try again later.", RetryAfter: retry}
+}
+
+// Credentials are what sign-up and sign-in take.
+type Credentials struct {
+	Email    string
+	Password string
+	// Locale is the visitor's language code when they signed up or in (stored as preferred).
+	Locale string
+	// DisplayName is optional, at sign-up.
+	DisplayName string
+}
+
+// Signup creates an account and signs it in, returning its token.
+func (s *Service) Signup(ctx context.Context, c Credentials) (string, User, error) {
+	email, ok := NormalizeEmail(c.Email)
+	if !ok {
+		return "", User{}, ErrInvalidEmail
+	}
+	if !validPassword(c.Password) {
+		return "", User{}, ErrInvalidPassword
+	}
+	hash, err := hashPassword(s.params, c.Password)
+	if err != nil {
+		return "", User{}, err
+	}
+	now := s.now()
+	u := User{ID: randomHex(16), Email: email, CreatedAt: now, LastSignInAt: now}
+	var token string
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
+		var exists int
+		if err := tx.QueryRow(ctx, "SELECT COUNT(*) FROM users WHERE email = ?", email).Scan(&exists); err != nil {
+			return fmt.Errorf("account: look up email: %w", err)
+		}
+		if exists > 0 {
+			return ErrEmailTaken
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO users (id, email, password_hash, created_at, last_sign_in_at) VALUES (?, ?, ?, ?, ?)",
+			u.ID, email, hash, ms(now), ms(now)); err != nil {
+			return fmt.Errorf("account: create user: %w", err)
+		}
+		if token, err = s.newSession(ctx, tx, u.ID, now); err != nil {
+			return err
+		}
+		return writeUserDoc(ctx, tx, u, map[string]any{"displayName": c.DisplayName, "locale": c.Locale})
+	})
+	if err != nil {
+		// Two sign-ups with one address at once: the loser hits the unique index.
+		var taken int
+		if _, ok := err.(*Error); !ok && s.store.QueryRow(ctx, "SELECT COUNT(*) FROM users WHERE email = ?", email).Scan(&taken) == nil && taken > 0 {
+			return "", User{}, ErrEmailTaken
+		}
+		return "", User{}, err
+	}
+	return token, u, nil
+}
+
+// Signin checks credentials from a client address and returns a new token.
+func (s *Service) Signin(ctx context.Context, c Credentials, address string) (string, User, error) {
+	email, _ := NormalizeEmail(c.Email)
+	now := s.now()
+	if retry, err := s.limited(ctx, email, address, now); err != nil {
+		return "", User{}, err
+	} else if retry > 0 {
+		s.logger.Warn("sign-in refused", slog.String("reason", "rate-limited"), slog.String("email", email), slog.String("address", address), slog.Duration("retry_after", retry))
+		return "", User{}, rateLimited(retry)
+	}
+	var u User
+	var hash string
+	var created, last int64
+	err := s.store.QueryRow(ctx, "SELECT id, password_hash, created_at, last_sign_in_at FROM users WHERE email = ?", email).Scan(&u.ID, &hash, &created, &last)
+	known := err == nil
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", User{}, fmt.Errorf("account: look up user: %w", err)
+	}
+	if !known {
+		hash = s.dummy // the same work as for a known address
+	}
+	match, err := verifyPassword(hash, c.Password)
+	if err != nil {
+		return "", User{}, fmt.Errorf("account: stored hash of %s: %w", u.ID, err)
+	}
+	if !known || !match || !validPassword(c.Password) {
+		reason := "wrong-password"
+		if !known {
+			reason = "unknown-email"
+		}
+		s.logger.Warn("sign-in failed", slog.String("reason", reason), slog.String("email", email), slog.String("address", address))
+		if err := s.recordFailure(ctx, email, address, now); err != nil {
+			return "", User{}, err
+		}
+		return "", User{}, ErrWrongSignIn
+	}
+	u.Email, u.CreatedAt, u.LastSignInAt = email, time.UnixMilli(created), now
+	var token string
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
+		if _, err := tx.Exec(ctx, "UPDATE users SET last_sign_in_at = ? WHERE id = ?", ms(now), u.ID); err != nil {
+			return fmt.Errorf("account: record sign-in: %w", err)
+		}
+		if token, err = s.newSession(ctx, tx, u.ID, now); err != nil {
+			return err
+		}
+		fields := map[string]any{}
+		if c.Locale != "" {
+			fields["locale"] = c.Locale
+		}
+		return writeUserDoc(ctx, tx, u, fields)
+	})
+	if err != nil {
+		return "", User{}, err
+	}
+	return token, u, nil
+}
+
+// limited returns how long the client must wait, if either limit is reached.
+func (s *Service) limited(ctx context.Context, email, address string, now time.Time) (time.Duration, error) {
+	since := ms(now.Add(-s.limits.Window))
+	var wait time.Duration
+	for _, q := range []struct {
+		column, value string
+		limit         int
+	}{{"email", email, s.limits.PerAccount}, {"address", address, s.limits.PerAddress}} {
+		var n int
+		var oldest sql.NullInt64
+		if err := s.store.QueryRow(ctx, "SELECT COUNT(*), MIN(at) FROM signin_failures WHERE "+q.column+" = ? AND at > ?", q.value, since).Scan(&n, &oldest); err != nil {
+			return 0, fmt.Errorf("account: count failed sign-ins: %w", err)
+		}
+		if n >= q.limit && oldest.Valid {
+			// Free again when the oldest failure in the window leaves it.
+			wait = max(wait, time.UnixMilli(oldest.Int64).Add(s.limits.Window).Sub(now))
+		}
+	}
+	if wait > 0 && wait < time.Second {
+		wait = time.Second
+	}
+	return wait, nil
+}
+
+func (s *Service) recordFailure(ctx context.Context, email, address string, now time.Time) error {
+	return s.store.InTx(ctx, func(tx *store.Tx) error {
+		if _, err := tx.Exec(ctx, "INSERT INTO signin_failures (email, address, at) VALUES (?, ?, ?)", email, address, ms(now)); err != nil {
+			return fmt.Errorf("account: record failed sign-in: %w", err)
+		}
+		if _, err := tx.Exec(ctx, "DELETE FROM signin_failures WHERE at < ?", ms(now.Add(-failureRetention))); err != nil {
+			return fmt.Errorf("account: forget old failed sign-ins: %w", err)
+		}
+		return nil
+	})
+}
+
+// Authenticate returns the user a token belongs to, extending its expiry.
+func (s *Service) Authenticate(ctx context.Context, token string) (User, error) {
+	if token == "" {
+		return User{}, ErrUnauthenticated
+	}
+	now := s.now()
+	var u User
+	var created, last, expires int64
+	err := s.store.QueryRow(ctx, `SELECT u.id, u.email, u.created_at, u.last_sign_in_at, s.expires_at
+		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`, hashToken(token)).Scan(&u.ID, &u.Email, &created, &last, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, ErrUnauthenticated
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("account: look up token: %w", err)
+	}
+	if expires <= ms(now) {
+		if _, err := s.store.Exec(ctx, "DELETE FROM sessions WHERE token_hash = ?", hashToken(token)); err != nil {
+			return User{}, fmt.Errorf("account: drop expired token: %w", err)
+		}
+		return User{}, ErrUnauthenticated
+	}
+	if next := ms(now.Add(TokenLifetime)); next-expires >= tokenRefresh.Milliseconds() {
+		if _, err := s.store.Exec(ctx, "UPDATE sessions SET expires_at = ? WHERE token_hash = ?", next, hashToken(token)); err != nil {
+			return User{}, fmt.Errorf("account: extend token: %w", err)
+		}
+	}
+	u.CreatedAt, u.LastSignInAt = time.UnixMilli(created), time.UnixMilli(last)
+	return u, nil
+}
+
+// Signout ends the token's session (an unknown token is already signed out).
+func (s *Service) Signout(ctx context.Context, token string) error {
+	if _, err := s.store.Exec(ctx, "DELETE FROM sessions WHERE token_hash = ?", hashToken(token)); err != nil {
+		return fmt.Errorf("account: sign out: %w", err)
+	}
+	return nil
+}
+
+// Delete erases the account and everything of it, after checking its password again.
+func (s *Service) Delete(ctx context.Context, u User, password string) error {
+	var hash string
+	if err := s.store.QueryRow(ctx, "SELECT password_hash FROM users WHERE id = ?", u.ID).Scan(&hash); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrUnauthenticated
+		}
+		return fmt.Errorf("account: look up user: %w", err)
+	}
+	match, err := verifyPassword(hash, password)
+	if err != nil {
+		return fmt.Errorf("account: stored hash of %s: %w", u.ID, err)
+	}
+	if !match {
+		return ErrWrongPassword
+	}
+	// Sessions and documents go with the user (ON DELETE CASCADE), in one statement.
+	if _, err := s.store.Exec(ctx, "DELETE FROM users WHERE id = ?", u.ID); err != nil {
+		return fmt.Errorf("account: delete user: %w", err)
+	}
+	s.logger.Info("account deleted", slog.String("user", u.ID))
+	return nil
+}
+
+func (s *Service) newSession(ctx context.Context, tx *store.Tx, userID string, now time.Time) (string, error) {
+	raw := make([]byte, 32) // 256 bits
+	if _, err := rand.Read(raw); err != nil {
+		return "", fmt.Errorf("account: token: %w", err)
+	}
+	token := base64.RawURLEncoding.EncodeToString(raw)
+	if _, err := tx.Exec(ctx, "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+		hashToken(token), userID, ms(now), ms(now.Add(TokenLifetime))); err != nil {
+		return "", fmt.Errorf("account: create session: %w", err)
+	}
+	return token, nil
+}
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b) // never fails (crypto/rand panics rather than return an error since Go 1.24)
+	return hex.EncodeToString(b)
+}
+
+func ms(t time.Time) int64 { return t.UnixMilli() }
