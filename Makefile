@@ -25,7 +25,10 @@ node_modules: package.json package-lock.json
 
 test: build test-go test-web test-html test-e2e
 
+# The store's tests run on SQLite and on a throwaway PostgreSQL (internal/store/storetest starts
+# one from Debian's binaries, or uses HANDY_TEST_DATABASE_URL).
 test-go:
+	scripts/ensure-tools.sh
 	$(GO) vet ./...
 	$(GO) test -race ./...
 

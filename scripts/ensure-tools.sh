@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs, where missing, the system tools the tests need: Debian's chromium for the end-to-end
-# tests, xmllint for the sitemap schema check, Java for the Nu Html Checker; with `bench`, also
+# tests, xmllint for the sitemap schema check, Java for the Nu Html Checker, PostgreSQL's server
+# for the Go tests (internal/store/storetest); with `bench`, also
 # nginx, wrk and brotli for the benchmark; with `screenshots`, a CJK font. It says what it
 # installs and fails clearly when it cannot.
 set -euo pipefail
@@ -12,6 +13,8 @@ want() { have "$1" || need+=("$2"); }
 if [ -z "${CHROME_PATH:-}" ]; then want chromium chromium; fi
 want xmllint libxml2-utils
 want java default-jre-headless
+# The Go tests run against a throwaway PostgreSQL cluster made from Debian's server binaries.
+if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null && [ -z "${HANDY_TEST_DATABASE_URL:-}" ]; then need+=(postgresql); fi
 # Screenshots in Japanese need a font with its glyphs.
 if [ "${1:-}" = screenshots ] && ! { have fc-list && fc-list :lang=ja | grep -q .; }; then need+=(fonts-noto-cjk); fi
 if [ "${1:-}" = bench ]; then

@@ -1,5 +1,6 @@
 // Command handy serves Handy Tools: the front end embedded from web/dist, and its HTTP API.
-// Run `handy -help` for its flags and their HANDY_* environment variables.
+// Run `handy -help` for its flags and their HANDY_* environment variables; `handy migrate
+// [flags]` applies the database migrations and exits (serving applies them too).
 package main
 
 import (
@@ -15,8 +16,10 @@ import (
 	"os/signal"
 	"syscall"
 
+	"handy/internal/account"
 	"handy/internal/config"
 	"handy/internal/server"
+	"handy/internal/store"
 	"handy/web"
 )
 
@@ -26,6 +29,10 @@ func main() {
 
 // run is main with its dependencies passed in; it returns the exit code.
 func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr io.Writer) int {
+	migrateOnly := len(args) > 0 && args[0] == "migrate"
+	if migrateOnly {
+		args = args[1:]
+	}
 	cfg, err := config.Load(args, getenv)
 	if errors.Is(err, flag.ErrHelp) {
 		if err := config.Usage(stdout); err != nil {
@@ -38,18 +45,51 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 		return 2
 	}
 	logger := cfg.Logger(stderr)
-	srv, err := server.New(cfg, dist, logger)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	st, err := openStore(ctx, cfg, logger)
 	if err != nil {
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	defer st.Close()
+	if migrateOnly {
+		return 0
+	}
+	accounts, err := account.New(st, logger)
+	if err != nil {
+		fmt.Fprintln(stderr, "handy:", err)
+		return 1
+	}
+	srv, err := server.New(cfg, dist, logger, server.WithAccounts(accounts), server.WithReadiness(st.Ping))
+	if err != nil {
+		fmt.Fprintln(stderr, "handy:", err)
+		return 1
+	}
 	if err := serve(ctx, srv, cfg, logger); err != nil {
 		logger.Error("server stopped", slog.String("error", err.Error()))
 		return 1
 	}
 	return 0
+}
+
+// openStore opens the configured database and applies the migrations it lacks.
+func openStore(ctx context.Context, cfg config.Config, logger *slog.Logger) (*store.Store, error) {
+	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	applied, err := st.Migrate(ctx)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	where := cfg.DataDir
+	if st.Engine() == store.Postgres {
+		where = "HANDY_DATABASE_URL"
+	}
+	logger.Info("database ready", slog.String("engine", st.Engine()), slog.String("at", where), slog.Any("migrations_applied", applied))
+	return st, nil
 }
 
 // serve listens on cfg.Addr until ctx ends, then shuts down gracefully within

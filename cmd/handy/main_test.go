@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -36,8 +38,25 @@ func TestNotBuilt(t *testing.T) {
 	t.Parallel()
 	var stdout, stderr bytes.Buffer
 	fresh := fstest.MapFS{".gitkeep": {}}
-	code := run([]string{"-addr", "127.0.0.1:0"}, func(string) string { return "" }, fresh, &stdout, &stderr)
+	code := run([]string{"-addr", "127.0.0.1:0", "-data-dir", t.TempDir(), "-log-level", "warn"}, func(string) string { return "" }, fresh, &stdout, &stderr)
 	if code != 1 || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "front end not built: run make build") {
 		t.Errorf("exit %d, stderr %q; want 1 and one line naming make build", code, stderr.String())
+	}
+}
+
+// TestMigrate applies the migrations to a new SQLite database and exits without serving; a
+// second run finds nothing to do.
+func TestMigrate(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for i, want := range []string{"migrations_applied=[1]", "migrations_applied=[]"} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"migrate", "-data-dir", dir}, func(string) string { return "" }, nil, &stdout, &stderr)
+		if code != 0 || !strings.Contains(stderr.String(), want) {
+			t.Errorf("run %d: exit %d, log %q; want 0 and %s", i+1, code, stderr.String(), want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "handy.db")); err != nil {
+		t.Errorf("no database file: %v", err)
 	}
 }

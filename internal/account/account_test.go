@@ -340,3 +340,43 @@ func TestSigninCostsTheSameForUnknownAddresses(t *testing.T) {
 		t.Errorf("median sign-in: wrong password %v, unknown address %v (ratio %.2f, want about 1)", k, u, ratio)
 	}
 }
+
+func TestUpdateProfile(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		s, _ := newService(t, st, nil)
+		_, u, err := s.Signup(ctx, Credentials{Email: "a@example.com", Password: "12345678", DisplayName: "A", Locale: "en"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		str := func(v string) *string { return &v }
+		jpeg := "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ=="
+		raw, err := s.UpdateProfile(ctx, u, ProfileUpdate{DisplayName: str("  Ada Lovelace "), Avatar: str(jpeg), Preferences: map[string]any{"theme": "dark", "area": map[string]any{"unit": "m2", "decimals": 3.0}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		json.Unmarshal(raw, &doc)
+		if doc["displayName"] != "Ada Lovelace" || doc["avatar"] != jpeg || doc["locale"] != "en" || doc["preferences"].(map[string]any)["theme"] != "dark" {
+			t.Fatalf("after the update: %s", raw)
+		}
+		raw, _ = s.UpdateProfile(ctx, u, ProfileUpdate{Avatar: str("")})
+		json.Unmarshal(raw, &doc)
+		if doc["avatar"] != nil || doc["displayName"] != "Ada Lovelace" {
+			t.Errorf("avatar removed: %s", raw)
+		}
+		for name, p := range map[string]ProfileUpdate{
+			"long name":       {DisplayName: str(strings.Repeat("x", MaxDisplayName+1))},
+			"control in name": {DisplayName: str("a\x07b")},
+			"png avatar":      {Avatar: str("data:image/png;base64,iVBORw0KGgo=")},
+			"not base64":      {Avatar: str("data:image/jpeg;base64,/9j/!!!")},
+			"huge avatar":     {Avatar: str("data:image/jpeg;base64,/9j/" + strings.Repeat("A", MaxAvatarBytes))},
+			"huge prefs":      {Preferences: map[string]any{"x": strings.Repeat("y", MaxPreferences)}},
+		} {
+			if _, err := s.UpdateProfile(ctx, u, p); err == nil {
+				t.Errorf("%s: accepted", name)
+			}
+		}
+	})
+}

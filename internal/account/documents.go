@@ -3,10 +3,14 @@ package account
 import (
 	"context"
 	"database/sql"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"handy/internal/store"
 )
@@ -105,4 +109,86 @@ func (s *Service) Export(ctx context.Context, u User) (Export, error) {
 		return rows.Err()
 	})
 	return out, err
+}
+
+// Profile limits: a display name is a name, an avatar a small JPEG (the cropper makes 256 px),
+// preferences a handful of settings.
+const (
+	MaxDisplayName  = 100 // characters
+	MaxAvatarBytes  = 200_000
+	MaxPreferences  = 16_384 // bytes of JSON
+	avatarURLPrefix = "data:image/jpeg;base64,"
+)
+
+// ProfileUpdate changes some fields of users/{uid}; nil fields stay as they are.
+type ProfileUpdate struct {
+	DisplayName *string
+	// Avatar is a data:image/jpeg;base64 URL, or "" to remove it.
+	Avatar      *string
+	Locale      *string
+	Preferences map[string]any
+}
+
+var (
+	ErrInvalidName        = &Error{Code: "invalid-display-name", Status: 400, Message: fmt.Sprintf("The display name must be at most %d characters, without control characters.", MaxDisplayName)}
+	ErrInvalidAvatar      = &Error{Code: "invalid-avatar", Status: 400, Message: "The avatar must be a JPEG data URL of at most 200 kB."}
+	ErrInvalidPreferences = &Error{Code: "invalid-preferences", Status: 400, Message: "The preferences must be an object of at most 16 kB."}
+)
+
+// UpdateProfile merges changes into the user's document and returns it.
+func (s *Service) UpdateProfile(ctx context.Context, u User, p ProfileUpdate) (json.RawMessage, error) {
+	fields := map[string]any{}
+	if p.DisplayName != nil {
+		name := strings.TrimSpace(*p.DisplayName)
+		if utf8.RuneCountInString(name) > MaxDisplayName || !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
+			return nil, ErrInvalidName
+		}
+		fields["displayName"] = name
+	}
+	if p.Avatar != nil {
+		switch a := *p.Avatar; {
+		case a == "":
+			fields["avatar"] = nil
+		case len(a) > MaxAvatarBytes || !strings.HasPrefix(a, avatarURLPrefix) || !isJPEG(a[len(avatarURLPrefix):]):
+			return nil, ErrInvalidAvatar
+		default:
+			fields["avatar"] = a
+		}
+	}
+	if p.Locale != nil {
+		fields["locale"] = *p.Locale
+	}
+	if p.Preferences != nil {
+		raw, err := json.Marshal(p.Preferences)
+		if err != nil || len(raw) > MaxPreferences {
+			return nil, ErrInvalidPreferences
+		}
+		fields["preferences"] = p.Preferences
+	}
+	var out json.RawMessage
+	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+		if err := writeUserDoc(ctx, tx, u, fields); err != nil {
+			return err
+		}
+		var raw string
+		if err := tx.QueryRow(ctx, "SELECT data FROM documents WHERE path = ?", userDocPath(u.ID)).Scan(&raw); err != nil {
+			return fmt.Errorf("account: read users/%s: %w", u.ID, err)
+		}
+		out = json.RawMessage(raw)
+		return nil
+	})
+	return out, err
+}
+
+// isJPEG reports whether base64 text decodes to bytes that start like a JPEG (SOI, then a marker).
+func isJPEG(b64text string) bool {
+	head := b64text[:min(len(b64text), 8)]
+	raw, err := base64.StdEncoding.DecodeString(head)
+	if err != nil || len(raw) < 3 {
+		return false
+	}
+	if _, err := base64.StdEncoding.DecodeString(b64text); err != nil {
+		return false
+	}
+	return raw[0] == 0xFF && raw[1] == 0xD8 && raw[2] == 0xFF
 }

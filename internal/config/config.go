@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/mail"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -32,6 +33,10 @@ type Config struct {
 	// ContactEmail is the address the privacy policy and the terms give for questions; empty
 	// means privacy@ the public host (see Contact).
 	ContactEmail string
+	// DataDir holds the embedded SQLite database (when DatabaseURL is empty).
+	DataDir string
+	// DatabaseURL, a postgres:// URL, moves every table to PostgreSQL.
+	DatabaseURL string
 	// Jurisdiction names the law that governs the terms ("Germany"); empty leaves the terms'
 	// own wording, "the country in which the operator is established".
 	Jurisdiction string
@@ -58,6 +63,9 @@ type option struct {
 	set                   func(c *Config, value string) error
 }
 
+// secretFlags are never echoed in errors: they may hold a password.
+var secretFlags = map[string]bool{"database-url": true}
+
 // options is the table of every setting, in -help order.
 func options() []option {
 	return []option{
@@ -81,6 +89,24 @@ func options() []option {
 				return errors.New(`must be "text" or "json"`)
 			}
 			c.LogFormat = v
+			return nil
+		}},
+		{"data-dir", "HANDY_DATA_DIR", "data", "directory of the embedded SQLite database, created on first start (unused with -database-url)", func(c *Config, v string) error {
+			if v == "" {
+				return errors.New("must not be empty")
+			}
+			c.DataDir = v
+			return nil
+		}},
+		{"database-url", "HANDY_DATABASE_URL", "", "postgres://user:password@host:5432/db?sslmode=... to keep every table in PostgreSQL instead of SQLite", func(c *Config, v string) error {
+			if v == "" {
+				return nil
+			}
+			u, err := url.Parse(v)
+			if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
+				return errors.New("must be a postgres:// URL with a host")
+			}
+			c.DatabaseURL = v
 			return nil
 		}},
 		{"contact-email", "HANDY_CONTACT_EMAIL", "", "address the privacy policy and terms give for questions (default privacy@ the public URL's host)", func(c *Config, v string) error {
@@ -144,7 +170,11 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 	}
 	for _, o := range opts {
 		if err := o.set(&c, values[o.flag]); err != nil {
-			return Config{}, fmt.Errorf("config: -%s / %s = %q: %w", o.flag, o.env, values[o.flag], err)
+			shown := strconv.Quote(values[o.flag])
+			if secretFlags[o.flag] {
+				shown = "(not shown)"
+			}
+			return Config{}, fmt.Errorf("config: -%s / %s = %s: %w", o.flag, o.env, shown, err)
 		}
 	}
 	return c, nil

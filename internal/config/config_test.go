@@ -20,7 +20,7 @@ func TestLoadDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second}
+	want := Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data"}
 	if c != want {
 		t.Errorf("Load() = %+v, want %+v", c, want)
 	}
@@ -41,19 +41,19 @@ func TestLoadPrecedence(t *testing.T) {
 			name: "environment over default",
 			env: map[string]string{"HANDY_ADDR": ":9000", "HANDY_PUBLIC_URL": "https://handy.example/", "HANDY_LOG_LEVEL": "debug",
 				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s"},
-			want: Config{Addr: ":9000", PublicURL: "https://handy.example", LogLevel: slog.LevelDebug, LogFormat: "json", ShutdownTimeout: 3 * time.Second},
+			want: Config{Addr: ":9000", PublicURL: "https://handy.example", LogLevel: slog.LevelDebug, LogFormat: "json", ShutdownTimeout: 3 * time.Second, DataDir: "data"},
 		},
 		{
 			name: "flag over environment",
 			args: []string{"-addr", ":7000", "-public-url=https://Handy.Example:8443", "-log-level", "warn", "-log-format", "text", "-shutdown-timeout", "1m"},
 			env: map[string]string{"HANDY_ADDR": ":9000", "HANDY_PUBLIC_URL": "https://other.example", "HANDY_LOG_LEVEL": "debug",
 				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s"},
-			want: Config{Addr: ":7000", PublicURL: "https://handy.example:8443", LogLevel: slog.LevelWarn, LogFormat: "text", ShutdownTimeout: time.Minute},
+			want: Config{Addr: ":7000", PublicURL: "https://handy.example:8443", LogLevel: slog.LevelWarn, LogFormat: "text", ShutdownTimeout: time.Minute, DataDir: "data"},
 		},
 		{
 			name: "empty variable is unset",
 			env:  map[string]string{"HANDY_ADDR": ""},
-			want: Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second},
+			want: Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data"},
 		},
 	}
 	for _, tt := range tests {
@@ -91,6 +91,18 @@ func TestOperatorDetails(t *testing.T) {
 	}
 }
 
+func TestDatabaseURLIsNeverEchoed(t *testing.T) {
+	t.Parallel()
+	_, err := Load([]string{"-database-url", "mysql://user:s3cret@db/x"}, env(nil))
+	if err == nil || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("error %v shows the password", err)
+	}
+	c, err := Load(nil, env(map[string]string{"HANDY_DATABASE_URL": "postgres://u:p@db.internal:5432/handy?sslmode=require"}))
+	if err != nil || c.DatabaseURL != "postgres://u:p@db.internal:5432/handy?sslmode=require" {
+		t.Errorf("Load = %+v, %v", c, err)
+	}
+}
+
 func TestLoadRejects(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -111,6 +123,8 @@ func TestLoadRejects(t *testing.T) {
 		{"bad timeout", "HANDY_SHUTDOWN_TIMEOUT", []string{"-shutdown-timeout", "soon"}, nil},
 		{"negative timeout", "positive", []string{"-shutdown-timeout", "-1s"}, nil},
 		{"empty addr", "HANDY_ADDR", []string{"-addr", ""}, nil},
+		{"database URL not postgres", "postgres://", []string{"-database-url", "mysql://u:p@h/db"}, nil},
+		{"empty data dir", "HANDY_DATA_DIR", []string{"-data-dir", ""}, nil},
 		{"contact with a name", "plain email", []string{"-contact-email", "Privacy <p@handy.example>"}, nil},
 		{"contact not an email", "HANDY_CONTACT_EMAIL", nil, map[string]string{"HANDY_CONTACT_EMAIL": "handy.example"}},
 		{"contact with a quote", "plain email", []string{"-contact-email", `"a&b"@handy.example`}, nil},

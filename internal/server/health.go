@@ -1,8 +1,11 @@
 package server
 
 import (
+	"context"
 	"io"
+	"log/slog"
 	"net/http"
+	"time"
 )
 
 // healthz says the process is alive.
@@ -17,6 +20,15 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
 	if s.draining.Load() {
 		writeText(w, http.StatusServiceUnavailable, "shutting down\n")
 		return nil
+	}
+	if s.ready != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := s.ready(ctx); err != nil {
+			s.logger.Warn("not ready", slog.String("error", err.Error()))
+			writeText(w, http.StatusServiceUnavailable, "database unavailable\n")
+			return nil
+		}
 	}
 	writeText(w, http.StatusOK, "ready\n")
 	return nil

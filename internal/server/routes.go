@@ -15,6 +15,11 @@ func (s *Server) routes() *http.ServeMux {
 	for path := range s.sitemaps {
 		mux.Handle("GET "+path, s.handle(s.sitemap))
 	}
+	if s.accounts != nil {
+		s.authRoutes(mux)
+	}
+	// Anything else under /api/ is a JSON 404, never a page.
+	mux.Handle("/api/", s.api(func(http.ResponseWriter, *http.Request) error { return errAPINotFound }))
 	mux.Handle("/", s.handle(s.serveSite))
 	return mux
 }

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"handy/internal/account"
 	"handy/internal/config"
 	"handy/internal/site"
 )
@@ -51,14 +52,28 @@ type Server struct {
 	requestSeq      atomic.Uint64
 	draining        atomic.Bool
 
+	accounts *account.Service            // nil: no account endpoints
+	ready    func(context.Context) error // the database answers, for /readyz; nil: nothing to check
+
 	handler http.Handler
 	http    *http.Server
+}
+
+// Option adds a dependency to the server.
+type Option func(*Server)
+
+// WithAccounts serves the account endpoints under /api/v1/auth with svc.
+func WithAccounts(svc *account.Service) Option { return func(s *Server) { s.accounts = svc } }
+
+// WithReadiness makes /readyz answer 503 while check fails (the database is unreachable).
+func WithReadiness(check func(context.Context) error) Option {
+	return func(s *Server) { s.ready = check }
 }
 
 // New reads the front-end build output from dist (layout in docs/architecture.md), writes
 // cfg.PublicURL into it, checks that every page and error page is there (else ErrNotBuilt),
 // generates sitemaps and robots.txt and precompresses everything.
-func New(cfg config.Config, dist fs.FS, logger *slog.Logger) (*Server, error) {
+func New(cfg config.Config, dist fs.FS, logger *slog.Logger, opts ...Option) (*Server, error) {
 	table := site.Default()
 	files, err := readDist(dist, table, substitutions(table, cfg))
 	if err != nil {
@@ -75,6 +90,9 @@ func New(cfg config.Config, dist fs.FS, logger *slog.Logger) (*Server, error) {
 		homes:           make(map[string]string),
 		securityHeaders: securityHeaders(cfg.HTTPS(), hashInline(files)),
 		requestIDPrefix: hex.EncodeToString(random),
+	}
+	for _, o := range opts {
+		o(s)
 	}
 	if err := s.buildEntries(files, cfg.PublicURL); err != nil {
 		return nil, fmt.Errorf("server: %w", err)

@@ -1,0 +1,176 @@
+package server
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The JSON API under /api/v1: answers and errors are JSON, never the site's HTML pages.
+
+const (
+	apiPrefix = "/api/v1/"
+	// maxJSONBody bounds an API request body; the largest is a profile with its avatar.
+	maxJSONBody = 256 << 10
+	xsrfCookie  = "XSRF-TOKEN"
+	xsrfHeader  = "X-Xsrf-Token"
+)
+
+// apiError is an API failure with its status, stable code and message.
+type apiError struct {
+	status     int
+	code       string
+	message    string
+	retryAfter time.Duration
+}
+
+func (e *apiError) Error() string { return e.message }
+
+func badRequest(code, message string) *apiError {
+	return &apiError{status: http.StatusBadRequest, code: code, message: message}
+}
+
+var (
+	errAPINotFound  = &apiError{status: http.StatusNotFound, code: "not-found", message: "There is no such API endpoint."}
+	errXSRF         = &apiError{status: http.StatusForbidden, code: "xsrf", message: "The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie."}
+	errBodyTooLarge = &apiError{status: http.StatusRequestEntityTooLarge, code: "too-large", message: fmt.Sprintf("The request body is larger than %d bytes.", maxJSONBody)}
+)
+
+// apiHandler is an API endpoint: it writes its answer, or returns an error written as JSON.
+type apiHandler func(w http.ResponseWriter, r *http.Request) error
+
+// api wraps an endpoint: XSRF check and cookie, JSON errors, no caching.
+func (s *Server) api(h apiHandler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Cache-Control"] = []string{cacheNoStore}
+		if err := s.checkXSRF(w, r); err != nil {
+			s.writeAPIError(w, r, err)
+			return
+		}
+		if err := h(w, r); err != nil {
+			s.writeAPIError(w, r, err)
+		}
+	})
+}
+
+// checkXSRF issues the XSRF-TOKEN cookie to a client that has none, and requires unsafe
+// requests to repeat its value in the X-XSRF-TOKEN header: a page of another site can make the
+// browser send the cookie, but cannot read it to set the header.
+func (s *Server) checkXSRF(w http.ResponseWriter, r *http.Request) error {
+	cookie, err := r.Cookie(xsrfCookie)
+	if err != nil || len(cookie.Value) < 32 {
+		value := make([]byte, 32)
+		rand.Read(value)
+		http.SetCookie(w, &http.Cookie{
+			Name: xsrfCookie, Value: base64.RawURLEncoding.EncodeToString(value), Path: "/",
+			Secure: s.https, SameSite: http.SameSiteStrictMode, // readable by the page's script: not HttpOnly
+		})
+		cookie = nil
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return nil
+	}
+	header := r.Header.Get(xsrfHeader)
+	if cookie == nil || header == "" || subtle.ConstantTimeCompare([]byte(header), []byte(cookie.Value)) != 1 {
+		return errXSRF
+	}
+	return nil
+}
+
+// writeAPIError answers with {"error": {"code", "message"}}. Causes that are not API errors are
+// logged with the request id and answered as a plain 500.
+func (s *Server) writeAPIError(w http.ResponseWriter, r *http.Request, err error) {
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		if ae = accountError(err); ae == nil {
+			s.logFailure(w, r, err)
+			ae = &apiError{status: http.StatusInternalServerError, code: "internal", message: "Something went wrong on our side."}
+		}
+	}
+	if ae.retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int((ae.retryAfter+time.Second-1)/time.Second)))
+	}
+	writeJSON(w, ae.status, map[string]any{"error": map[string]string{"code": ae.code, "message": ae.message}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		status, body = http.StatusInternalServerError, []byte(`{"error":{"code":"internal","message":"Something went wrong on our side."}}`)
+	}
+	h := w.Header()
+	h["Content-Type"] = []string{"application/json; charset=utf-8"}
+	h["Content-Length"] = []string{strconv.Itoa(len(body) + 1)}
+	w.WriteHeader(status)
+	w.Write(append(body, '\n'))
+}
+
+// decodeJSON reads a request body into dst: one JSON object of the right shape, within
+// maxJSONBody, declared as application/json. Unknown fields are refused, so a misspelt field
+// is an error rather than silently ignored.
+func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return &apiError{status: http.StatusUnsupportedMediaType, code: "not-json", message: "The body must be JSON (Content-Type: application/json)."}
+	}
+	if r.ContentLength > maxJSONBody {
+		return errBodyTooLarge
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxJSONBody)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		var tooLarge *http.MaxBytesError
+		var syntax *json.SyntaxError
+		var typeErr *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &tooLarge):
+			return errBodyTooLarge
+		case errors.As(err, &syntax), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+			return badRequest("invalid-json", "The body is not valid JSON.")
+		case errors.As(err, &typeErr):
+			return badRequest("invalid-field", fmt.Sprintf("The field %q has the wrong type.", typeErr.Field))
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return badRequest("unknown-field", "The body has an unknown field: "+strings.TrimPrefix(err.Error(), "json: unknown field ")+".")
+		default:
+			return badRequest("invalid-json", "The body is not valid JSON.")
+		}
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return errBodyTooLarge
+		}
+		return badRequest("invalid-json", "The body must be a single JSON object.")
+	}
+	return nil
+}
+
+// bearerToken reads "Authorization: Bearer<token>" or "Bearer <token>" (the client sends the
+// first, as the spec has it; the second is the standard).
+func bearerToken(r *http.Request) string {
+	auth := r.Header.Get("Authorization")
+	if len(auth) < 6 || !strings.EqualFold(auth[:6], "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(auth[6:])
+}
+
+// clientAddress is the client's IP address, for rate limits and logs.
+func clientAddress(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

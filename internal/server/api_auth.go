@@ -1,0 +1,184 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+
+	"handy/internal/account"
+)
+
+// The account endpoints (docs/architecture.md, "Accounts"):
+//
+//	POST   /api/v1/auth/signup     {email, password, displayName?, locale?} → 201 {token, user, profile}
+//	POST   /api/v1/auth/signin     {email, password, locale?}               → 200 {token, user, profile}
+//	POST   /api/v1/auth/signout                                             → 204
+//	GET    /api/v1/auth/me                                                  → 200 {user, profile}
+//	PATCH  /api/v1/auth/me         {displayName?, avatar?, locale?, preferences?} → 200 {user, profile}
+//	DELETE /api/v1/auth/me         {password}                               → 204
+//	GET    /api/v1/auth/me/export                                           → 200, all the account's data
+//	GET    /api/v1/auth/xsrf                                                → 204, sets the XSRF-TOKEN cookie
+func (s *Server) authRoutes(mux *http.ServeMux) {
+	mux.Handle("POST /api/v1/auth/signup", s.api(s.signup))
+	mux.Handle("POST /api/v1/auth/signin", s.api(s.signin))
+	mux.Handle("POST /api/v1/auth/signout", s.api(s.signout))
+	mux.Handle("GET /api/v1/auth/me", s.api(s.me))
+	mux.Handle("PATCH /api/v1/auth/me", s.api(s.updateMe))
+	mux.Handle("DELETE /api/v1/auth/me", s.api(s.deleteMe))
+	mux.Handle("GET /api/v1/auth/me/export", s.api(s.exportMe))
+	mux.Handle("GET /api/v1/auth/xsrf", s.api(func(w http.ResponseWriter, r *http.Request) error {
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	}))
+}
+
+type credentials struct {
+	Email       string `json:"email"`
+	Password    string `json:"password"`
+	DisplayName string `json:"displayName"`
+	Locale      string `json:"locale"`
+}
+
+func (s *Server) readCredentials(w http.ResponseWriter, r *http.Request, signup bool) (account.Credentials, error) {
+	var c credentials
+	if err := decodeJSON(w, r, &c); err != nil {
+		return account.Credentials{}, err
+	}
+	if c.DisplayName != "" && !signup {
+		return account.Credentials{}, badRequest("unknown-field", "The body has an unknown field: \"displayName\".")
+	}
+	if c.Locale != "" {
+		if _, ok := s.table.Locale(c.Locale); !ok {
+			return account.Credentials{}, badRequest("invalid-locale", "The locale must be one of the site's language codes.")
+		}
+	}
+	return account.Credentials{Email: c.Email, Password: c.Password, DisplayName: c.DisplayName, Locale: c.Locale}, nil
+}
+
+func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.readCredentials(w, r, true)
+	if err != nil {
+		return err
+	}
+	token, u, err := s.accounts.Signup(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	return s.writeSession(w, r, http.StatusCreated, token, u)
+}
+
+func (s *Server) signin(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.readCredentials(w, r, false)
+	if err != nil {
+		return err
+	}
+	token, u, err := s.accounts.Signin(r.Context(), c, clientAddress(r))
+	if err != nil {
+		return err
+	}
+	return s.writeSession(w, r, http.StatusOK, token, u)
+}
+
+func (s *Server) writeSession(w http.ResponseWriter, r *http.Request, status int, token string, u account.User) error {
+	profile, err := s.accounts.UserDoc(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, status, map[string]any{"token": token, "user": u, "profile": profile})
+	return nil
+}
+
+func (s *Server) signout(w http.ResponseWriter, r *http.Request) error {
+	if err := s.accounts.Signout(r.Context(), bearerToken(r)); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// signedIn returns the user of the request's token.
+func (s *Server) signedIn(r *http.Request) (account.User, error) {
+	return s.accounts.Authenticate(r.Context(), bearerToken(r))
+}
+
+func (s *Server) me(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.signedIn(r)
+	if err != nil {
+		return err
+	}
+	profile, err := s.accounts.UserDoc(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"user": u, "profile": profile})
+	return nil
+}
+
+func (s *Server) updateMe(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.signedIn(r)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		DisplayName *string        `json:"displayName"`
+		Avatar      *string        `json:"avatar"`
+		Locale      *string        `json:"locale"`
+		Preferences map[string]any `json:"preferences"`
+	}
+	if err := decodeJSON(w, r, &body); err != nil {
+		return err
+	}
+	if body.Locale != nil {
+		if _, ok := s.table.Locale(*body.Locale); !ok {
+			return badRequest("invalid-locale", "The locale must be one of the site's language codes.")
+		}
+	}
+	profile, err := s.accounts.UpdateProfile(r.Context(), u, account.ProfileUpdate{
+		DisplayName: body.DisplayName, Avatar: body.Avatar, Locale: body.Locale, Preferences: body.Preferences,
+	})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"user": u, "profile": profile})
+	return nil
+}
+
+func (s *Server) deleteMe(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.signedIn(r)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Password string `json:"password"`
+	}
+	if err := decodeJSON(w, r, &body); err != nil {
+		return err
+	}
+	if err := s.accounts.Delete(r.Context(), u, body.Password); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) exportMe(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.signedIn(r)
+	if err != nil {
+		return err
+	}
+	data, err := s.accounts.Export(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Disposition", `attachment; filename="handy-tools-account.json"`)
+	writeJSON(w, http.StatusOK, data)
+	return nil
+}
+
+// accountError turns an account.Error into the API's error, or returns nil.
+func accountError(err error) *apiError {
+	var e *account.Error
+	if !errors.As(err, &e) {
+		return nil
+	}
+	return &apiError{status: e.Status, code: e.Code, message: e.Message, retryAfter: e.RetryAfter}
+}
