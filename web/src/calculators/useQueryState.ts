@@ -1,6 +1,7 @@
 // A calculator's form state, mirrored in the query string so that a result can be shared as a
 // link and survives a reload.
 import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import { withPreferences, type ToolPreferences } from '../preferences';
 
 export interface QueryCodec<T> {
   decode(params: URLSearchParams): T;
@@ -21,16 +22,21 @@ export function useQueryState<T>(
   search: string,
   replaceSearch: (search: string) => void,
   codec: QueryCodec<T>,
+  /** Default query parameters (a signed-in visitor's preferences); a change re-reads the query. */
+  defaults?: ToolPreferences,
 ): [T, Dispatch<SetStateAction<T>>, string] {
   const [state, setState] = useState(() => codec.decode(new URLSearchParams()));
   // The query string the state and the address agree on; undefined until the first sync.
   const synced = useRef<string | undefined>(undefined);
+  const defaultsKey = JSON.stringify(defaults ?? {});
+  const syncedDefaults = useRef(defaultsKey);
 
   useEffect(() => {
-    if (search === synced.current) return; // our own write coming back
+    if (search === synced.current && defaultsKey === syncedDefaults.current) return; // our own write coming back
     synced.current = search;
-    setState(codec.decode(new URLSearchParams(search)));
-  }, [search]); // eslint-disable-line react-hooks/exhaustive-deps -- the codec is read at sync time
+    syncedDefaults.current = defaultsKey;
+    setState(codec.decode(withPreferences(new URLSearchParams(search), defaults)));
+  }, [search, defaultsKey]); // eslint-disable-line react-hooks/exhaustive-deps -- the codec is read at sync time
 
   const encoded = codec.encode(state);
   useEffect(() => {

@@ -7,6 +7,7 @@ import { lengthUnits, type LengthUnit } from '../../tools/length';
 import { decimalSeparator, formatNumber } from '../../tools/number';
 import { NumberField } from '../NumberField';
 import { SelectField } from '../SelectField';
+import { toolPreferences, usePreferences } from '../../preferences';
 import { useQueryState } from '../useQueryState';
 import { AreaResultPanel } from './AreaResultPanel';
 import { calculate } from './calculate';
@@ -24,7 +25,7 @@ const lengthUnitIds = Object.keys(lengthUnits) as LengthUnit[];
 
 export function AreaCalculator({ lang, search, replaceSearch }: Props) {
   const { t } = useTranslation(['area', 'calc']);
-  const [form, setForm, query] = useQueryState(search, replaceSearch, areaCodec(lang));
+  const [form, setForm, query] = useQueryState(search, replaceSearch, areaCodec(lang), toolPreferences(usePreferences(), 'area-calculator'));
   const spec = shapeSpec(form.shape);
   const fields = spec.fields as readonly FieldSpec[];
   const result = calculate(form, lang);

@@ -1,4 +1,5 @@
 import { useTranslation } from '../../i18n/react';
+import { toolPreferences, usePreferences } from '../../preferences';
 import { useQueryState } from '../useQueryState';
 import { LegsSection } from './LegsSection';
 import { SolveSection } from './SolveSection';
@@ -13,7 +14,7 @@ interface Props {
 /** The two parts of the page, sharing one query string: solve v = d / t, and average over legs. */
 export function SpeedCalculator({ lang, search, replaceSearch }: Props) {
   const { t } = useTranslation(['speed', 'calc']);
-  const [form, setForm, query] = useQueryState(search, replaceSearch, speedCodec(lang));
+  const [form, setForm, query] = useQueryState(search, replaceSearch, speedCodec(lang), toolPreferences(usePreferences(), 'speed-calculator'));
   const update = (patch: Partial<SpeedForm>) => setForm((f) => ({ ...f, ...patch }));
   return (
     <>
