@@ -33,6 +33,9 @@ type Config struct {
 	// ContactEmail is the address the privacy policy and the terms give for questions; empty
 	// means privacy@ the public host (see Contact).
 	ContactEmail string
+	// ClientIPHeader names the header a trusted reverse proxy puts the client's address in
+	// (X-Forwarded-For, X-Real-IP, CF-Connecting-IP...); empty: the connection's address.
+	ClientIPHeader string
 	// DataDir holds the embedded SQLite database (when DatabaseURL is empty).
 	DataDir string
 	// DatabaseURL, a postgres:// URL, moves every table to PostgreSQL.
@@ -89,6 +92,13 @@ func options() []option {
 				return errors.New(`must be "text" or "json"`)
 			}
 			c.LogFormat = v
+			return nil
+		}},
+		{"client-ip-header", "HANDY_CLIENT_IP_HEADER", "", "behind a reverse proxy: the header it sets to the client's address (e.g. X-Forwarded-For; its last entry is used), for sign-in rate limits and logs", func(c *Config, v string) error {
+			if v != "" && !validHeaderName(v) {
+				return errors.New("must be an HTTP header name such as X-Forwarded-For")
+			}
+			c.ClientIPHeader = v
 			return nil
 		}},
 		{"data-dir", "HANDY_DATA_DIR", "data", "directory of the embedded SQLite database, created on first start (unused with -database-url)", func(c *Config, v string) error {
@@ -197,6 +207,16 @@ func Usage(w io.Writer) error {
 		return fmt.Errorf("config: write usage: %w", err)
 	}
 	return nil
+}
+
+// validHeaderName reports whether s is an HTTP header name (token characters only).
+func validHeaderName(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r)) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // parseOrigin validates an absolute http(s) URL without path, query or fragment and returns

@@ -125,6 +125,7 @@ func TestLoadRejects(t *testing.T) {
 		{"empty addr", "HANDY_ADDR", []string{"-addr", ""}, nil},
 		{"database URL not postgres", "postgres://", []string{"-database-url", "mysql://u:p@h/db"}, nil},
 		{"empty data dir", "HANDY_DATA_DIR", []string{"-data-dir", ""}, nil},
+		{"client IP header with a space", "header name", []string{"-client-ip-header", "X Forwarded"}, nil},
 		{"contact with a name", "plain email", []string{"-contact-email", "Privacy <p@handy.example>"}, nil},
 		{"contact not an email", "HANDY_CONTACT_EMAIL", nil, map[string]string{"HANDY_CONTACT_EMAIL": "handy.example"}},
 		{"contact with a quote", "plain email", []string{"-contact-email", `"a&b"@handy.example`}, nil},

@@ -166,8 +166,19 @@ func bearerToken(r *http.Request) string {
 	return strings.TrimSpace(auth[6:])
 }
 
-// clientAddress is the client's IP address, for rate limits and logs.
-func clientAddress(r *http.Request) string {
+// clientAddress is the client's IP address, for rate limits and logs: the connection's, or,
+// behind a trusted reverse proxy (-client-ip-header), the last address the proxy wrote in its
+// header (earlier entries of X-Forwarded-For come from the client and prove nothing).
+func (s *Server) clientAddress(r *http.Request) string {
+	if s.clientIPHeader != "" {
+		values := r.Header.Values(s.clientIPHeader)
+		if len(values) > 0 {
+			parts := strings.Split(values[len(values)-1], ",")
+			if ip := net.ParseIP(strings.TrimSpace(parts[len(parts)-1])); ip != nil {
+				return ip.String()
+			}
+		}
+	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr

@@ -71,7 +71,7 @@ func (s *Server) signin(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	token, u, err := s.accounts.Signin(r.Context(), c, clientAddress(r))
+	token, u, err := s.accounts.Signin(r.Context(), c, s.clientAddress(r))
 	if err != nil {
 		return err
 	}

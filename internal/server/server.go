@@ -52,8 +52,9 @@ type Server struct {
 	requestSeq      atomic.Uint64
 	draining        atomic.Bool
 
-	accounts *account.Service            // nil: no account endpoints
-	ready    func(context.Context) error // the database answers, for /readyz; nil: nothing to check
+	clientIPHeader string                      // a trusted proxy's client-address header, or ""
+	accounts       *account.Service            // nil: no account endpoints
+	ready          func(context.Context) error // the database answers, for /readyz; nil: nothing to check
 
 	handler http.Handler
 	http    *http.Server
@@ -87,6 +88,7 @@ func New(cfg config.Config, dist fs.FS, logger *slog.Logger, opts ...Option) (*S
 		table:           table,
 		logger:          logger,
 		https:           cfg.HTTPS(),
+		clientIPHeader:  cfg.ClientIPHeader,
 		homes:           make(map[string]string),
 		securityHeaders: securityHeaders(cfg.HTTPS(), hashInline(files)),
 		requestIDPrefix: hex.EncodeToString(random),
