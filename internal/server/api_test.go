@@ -1,9 +1,11 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -270,5 +272,51 @@ func TestXSRFCookieAttributes(t *testing.T) {
 	h.ServeHTTP(rec, r)
 	if len(rec.Result().Cookies()) != 0 {
 		t.Error("a new XSRF cookie for a client that has one")
+	}
+}
+
+// Over a real connection: a request whose headers pass the limit gets 431 from net/http, and
+// /readyz turns 503 when the database stops answering.
+func TestHugeHeadersAndReadiness(t *testing.T) {
+	t.Parallel()
+	st := storetest.Engines()[0].Open(t)
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	s, err := New(config.Config{PublicURL: httpOrigin}, fixtureDist(site.Default()), logger, WithReadiness(st.Ping))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Serve(ln)
+	t.Cleanup(func() { s.Shutdown(context.Background()) })
+	base := "http://" + ln.Addr().String()
+
+	req, _ := http.NewRequest("POST", base+"/api/v1/auth/signin", strings.NewReader("{}"))
+	req.Header.Set("X-Padding", strings.Repeat("x", maxHeaderBytes+4096))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("huge headers: %d, want 431", res.StatusCode)
+	}
+
+	get := func() int {
+		res, err := http.Get(base + "/readyz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if code := get(); code != 200 {
+		t.Fatalf("readyz with the database up: %d", code)
+	}
+	st.Close()
+	if code := get(); code != 503 {
+		t.Errorf("readyz with the database closed: %d, want 503", code)
 	}
 }
