@@ -1,9 +1,15 @@
 import { defineConfig } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import chromium from '../scripts/chromium.json' with { type: 'json' };
 
 // End-to-end tests drive Debian's Chromium (no downloaded browser) against the real binary.
 const port = Number(process.env.E2E_PORT ?? 8391);
 export const baseURL = `http://127.0.0.1:${port}`;
+// A throwaway database per run, so that the accounts the tests make never meet real ones. The
+// config is also read by each worker: they inherit the directory rather than make their own.
+const dataDir = (process.env.HANDY_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'handy-e2e-')));
 
 export default defineConfig({
   testDir: '.',
@@ -21,7 +27,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `./handy -addr 127.0.0.1:${port} -public-url ${baseURL}`,
+    command: `./handy -addr 127.0.0.1:${port} -public-url ${baseURL} -data-dir ${dataDir}`,
     cwd: '..',
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,

@@ -1,3 +1,5 @@
+import { AccountButton } from '../account/AccountButton';
+import { useThemeRevision } from '../account/session';
 import { useTranslation } from '../i18n/react';
 import { pagePath, toolPages, type LocaleCode, type PageName } from '../site';
 import { ThemeSwitch } from '../theme/ThemeSwitch';
@@ -11,6 +13,8 @@ interface Props {
 
 export function Header({ locale, page, search }: Props) {
   const { t } = useTranslation();
+  // Signing in can apply the account's theme: the switch then starts afresh from the stored one.
+  const themeRevision = useThemeRevision();
   return (
     <header className="site-header">
       <div className="bar">
@@ -34,7 +38,8 @@ export function Header({ locale, page, search }: Props) {
         </nav>
         <div className="header-actions">
           <LanguageSwitcher key={page ?? ''} locale={locale} page={page} search={search} />
-          <ThemeSwitch />
+          <ThemeSwitch key={themeRevision} />
+          <AccountButton />
         </div>
       </div>
     </header>

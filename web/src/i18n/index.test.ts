@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createI18n, ensureMessages, type Loader, type Namespace } from '.';
+import { createI18n, ensureMessages, ensureNamespaces, type Loader, type Namespace } from '.';
 import en from '../locales/en.json';
 import de from '../locales/de.json';
 import calcEn from '../locales/calc/en.json';
 import calcDe from '../locales/calc/de.json';
 import areaDe from '../locales/area/de.json';
+import accountDe from '../locales/account/de.json';
+import accountEn from '../locales/account/en.json';
 
 type Table = Record<string, object | Error>;
 
@@ -51,5 +53,24 @@ describe('i18n', () => {
     await ensureMessages(i18n, 'de', undefined, load);
     expect(calls(load)).toEqual(['translation/de', 'translation/en']);
     expect(i18n.language).toBe('de');
+  });
+
+  it("loads a feature's namespaces on demand, in the current language, once", async () => {
+    const load = loader({ 'translation/de': de, 'account/de': accountDe, 'calc/de': calcDe });
+    const i18n = await createI18n('de', 'faq', load);
+    await ensureNamespaces(i18n, ['account', 'calc'], load);
+    await ensureNamespaces(i18n, ['account'], load);
+    expect(calls(load)).toEqual(['account/de', 'calc/de', 'translation/de']);
+    expect(i18n.fixedT('account')('signIn')).toBe(accountDe.signIn);
+    expect(i18n.language).toBe('de');
+  });
+
+  it("falls back to English for a feature's namespace that fails to load", async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const load = loader({ 'translation/de': de, 'account/de': new Error('offline'), 'account/en': accountEn });
+    const i18n = await createI18n('de', undefined, load);
+    await ensureNamespaces(i18n, ['account'], load);
+    expect(error).toHaveBeenCalledWith('Failed locale loading: offline');
+    expect(i18n.t('account:signIn')).toBe(accountEn.signIn);
   });
 });

@@ -1,8 +1,9 @@
 // Which message files a page needs, and loading them. `translation` (locales/{code}.json) is
 // on every page; a page namespace (locales/{ns}/{code}.json) only on the pages that use it, so
-// a calculator's words weigh nothing elsewhere. Each file is its own chunk. The build refuses a locale that lacks a key
-// (messages.test.ts), so a page loads its own locale only; English is loaded as the fallback
-// only when a locale's chunk fails to load.
+// a calculator's words weigh nothing elsewhere; a feature loaded on demand (the account dialog)
+// asks for its own with `ensureNamespaces`. Each file is its own chunk. The build refuses a
+// locale that lacks a key (messages.test.ts), so a page loads its own locale only; English is
+// loaded as the fallback only when a locale's chunk fails to load.
 import { defaultLocale, type LocaleCode, type PageName } from '../site';
 import { createTranslator, type I18n, type Namespace } from './translator';
 
@@ -47,11 +48,24 @@ export async function ensureMessages(
   page?: PageName,
   load: Loader = loadMessages,
 ): Promise<void> {
+  await addAll(i18n, code, namespacesOf(page), load);
+  i18n.changeLanguage(code);
+}
+
+/**
+ * Makes sure `i18n` has namespaces that a feature loaded on demand needs (the account dialog's)
+ * in its current language, with the same fallback as a page's.
+ */
+export function ensureNamespaces(i18n: I18n, namespaces: readonly Namespace[], load: Loader = loadMessages): Promise<void> {
+  return addAll(i18n, i18n.language, namespaces, load);
+}
+
+async function addAll(i18n: I18n, code: LocaleCode, namespaces: readonly Namespace[], load: Loader): Promise<void> {
   const add = async (ns: Namespace, c: LocaleCode) => {
     if (!i18n.hasBundle(c, ns)) i18n.addBundle(c, ns, await load(ns, c));
   };
   await Promise.all(
-    namespacesOf(page).map(async (ns) => {
+    namespaces.map(async (ns) => {
       try {
         await add(ns, code);
       } catch (err) {
@@ -60,7 +74,6 @@ export async function ensureMessages(
       }
     }),
   );
-  i18n.changeLanguage(code);
 }
 
 /** A translator for one locale and page, with the messages they need. */

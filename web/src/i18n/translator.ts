@@ -3,6 +3,7 @@
 // demand), typed against the English files so that a wrong key does not compile. i18next did
 // this in ≈ 15 KB brotli of every page's 90 KB budget; this does it in well under 1 KB
 // (docs/decisions.md).
+import type account from '../locales/account/en.json';
 import type area from '../locales/area/en.json';
 import type calc from '../locales/calc/en.json';
 import type en from '../locales/en.json';
@@ -16,6 +17,7 @@ export interface Resources {
   area: typeof area;
   speed: typeof speed;
   flip: typeof flip;
+  account: typeof account;
 }
 
 export type Namespace = keyof Resources;

@@ -1,0 +1,84 @@
+// Who is signed in, as the header shows it. This module is in every page's bundle, so it stays
+// tiny: the account chunk (loaded on demand) does the talking to the server and fills it in.
+import { useSyncExternalStore } from 'react';
+
+/** What the header and the dialog show of a signed-in visitor. */
+export interface AccountUser {
+  id: string;
+  email: string;
+  displayName: string;
+  /** A data:image/jpeg URL, or null. */
+  avatar: string | null;
+}
+
+export type Session =
+  | { status: 'signed-out' }
+  /** A token is stored and the server has not answered yet (or could not be reached). */
+  | { status: 'checking' }
+  | { status: 'signed-in'; user: AccountUser };
+
+export const signedOut: Session = { status: 'signed-out' };
+
+/**
+ * The localStorage key of the sign-in token: ui/http.ts's `tokenKey`, repeated here so that
+ * the HTTP client stays out of the page bundle (session.test.ts checks that they agree).
+ */
+export const tokenKey = 'token';
+
+export type SessionStore = ReturnType<typeof createSessionStore>;
+
+export function createSessionStore(initial: Session = signedOut) {
+  let current = initial;
+  // Bumped when the account applies a theme, so that the header's theme switch re-reads it.
+  let themeRevision = 0;
+  const listeners = new Set<() => void>();
+  const emit = () => listeners.forEach((l) => l());
+  return {
+    get: (): Session => current,
+    set(next: Session) {
+      current = next;
+      emit();
+    },
+    themeRevision: () => themeRevision,
+    themeApplied() {
+      themeRevision++;
+      emit();
+    },
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+}
+
+/** The page's one session. */
+export const session = createSessionStore();
+
+/** The session; signed out while prerendering and hydrating (the server knows no token). */
+export function useSession(store: SessionStore = session): Session {
+  return useSyncExternalStore(store.subscribe, store.get, () => signedOut);
+}
+
+export function useThemeRevision(store: SessionStore = session): number {
+  return useSyncExternalStore(store.subscribe, store.themeRevision, () => 0);
+}
+
+/** Whether a sign-in token is stored; false when storage is unavailable. */
+export function hasStoredToken(storage: () => Pick<Storage, 'getItem'> | undefined = () => globalThis.localStorage): boolean {
+  try {
+    return !!storage()?.getItem(tokenKey);
+  } catch {
+    return false;
+  }
+}
+
+/** The name to show: the display name, else the email address. */
+export function shownName(user: AccountUser): string {
+  return user.displayName.trim() || user.email;
+}
+
+/** The first letter of the shown name, for a circle when there is no avatar. */
+export function initialOf(user: AccountUser): string {
+  const first = [...shownName(user)][0] ?? '?';
+  return first.toLocaleUpperCase();
+}
