@@ -50,7 +50,7 @@ export function AccountButton() {
         ) : user ? (
           initialOf(user)
         ) : (
-          <svg viewBox="0 0 24 24" focusable="false">
+          <svg className="header-icon" viewBox="0 0 24 24" focusable="false">
             <circle cx="12" cy="8.5" r="4" />
             <path d="M4 21c0-4.4 3.6-7.5 8-7.5s8 3.1 8 7.5" />
           </svg>

@@ -39,7 +39,7 @@ export function ThemeSwitch() {
         setChoice(next);
       }}
     >
-      <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" className="theme-icon">
+      <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" className="header-icon">
         {icons[choice]}
       </svg>
     </button>
