@@ -4,7 +4,7 @@
 // product uses, and the theme switch.
 import type { Page } from '@playwright/test';
 import allowEnglish from './allow-english.json' with { type: 'json' };
-import { expect, hydrated, messages, pagePath, routes, site, test } from './fixtures';
+import { expect, failChunkUntilReload, hydrated, messages, pagePath, routes, site, test } from './fixtures';
 
 /** The visible text blocks of a page (header, main, footer), each trimmed, without code. */
 async function textBlocks(page: Page): Promise<string[]> {
@@ -171,7 +171,7 @@ test.describe('the privacy policy', () => {
       await page.goto(pagePath(name, 'jp'));
       await hydrated(page);
     }
-    await page.route(/\/assets\/faq-[^/]+\.js$/, (route) => route.abort(), { times: 1 });
+    await failChunkUntilReload(page, 'faq', pagePath('faq', 'jp'));
     await page.goto(pagePath('terms-conditions', 'jp'));
     await hydrated(page);
     await page.locator(`footer a[href="${pagePath('faq', 'jp')}"]`).click();

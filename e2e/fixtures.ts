@@ -41,3 +41,17 @@ export function namespaceMessages<T = Record<string, unknown>>(ns: string, code:
 export async function hydrated(page: import('@playwright/test').Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
 }
+
+/**
+ * Makes the chunk of `pageName` fail from now until `target` loads as a document, so that a
+ * client-side navigation to `target` fails and reloads. Until then every request fails: the
+ * page may preload the chunk at any moment (links in view, a hover), and the browser retries
+ * a failed import, so failing only the first request would let the navigation succeed.
+ */
+export async function failChunkUntilReload(page: import('@playwright/test').Page, pageName: string, target: string) {
+  let failing = true;
+  page.on('request', (r) => {
+    if (r.resourceType() === 'document' && new URL(r.url()).pathname === target) failing = false;
+  });
+  await page.route(new RegExp(`/assets/${pageName}-[^/]+\\.js$`), (route) => (failing ? route.abort() : route.continue()));
+}

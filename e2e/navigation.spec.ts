@@ -1,6 +1,6 @@
 // Client-side navigation: payloads, the in-place 404, chunk failures and the reload guard,
 // locale chunk failures.
-import { expect, messages, test, hydrated } from './fixtures';
+import { expect, failChunkUntilReload, messages, test, hydrated } from './fixtures';
 
 test('a client-side navigation fetches the payload, not the document', async ({ page }) => {
   const documents: string[] = [];
@@ -47,23 +47,24 @@ test('a client-side navigation to an unknown path shows the 404 page in place', 
 });
 
 test('a failed page chunk reloads the target once, guarded for 10 seconds', async ({ page, consoleErrors }) => {
-  await page.goto('/');
-  await hydrated(page);
   let documentLoads = 0;
   page.on('request', (r) => r.resourceType() === 'document' && documentLoads++);
-  const failOnce = () => page.route(/\/assets\/faq-[^/]+\.js$/, (route) => route.abort(), { times: 1 });
-  await failOnce();
+  await failChunkUntilReload(page, 'faq', '/faq');
+  await page.goto('/');
+  await hydrated(page);
+  documentLoads = 0;
   await page.locator('footer a[href="/faq"]').click();
   await expect(page).toHaveURL(/\/faq$/);
   await hydrated(page); // the full load (chunk failure → reload of /faq)
   expect(documentLoads).toBe(1);
   expect(await page.evaluate(() => sessionStorage.getItem('handy:reload:/faq'))).toMatch(/^\d+$/);
+  await page.unrouteAll();
 
   // Again within 10 s: the guard refuses a second reload, so there is no loop.
+  await page.route(/\/assets\/faq-[^/]+\.js$/, (route) => route.abort());
   await page.goto('/');
   await hydrated(page);
   documentLoads = 0;
-  await failOnce();
   await page.locator('footer a[href="/faq"]').click();
   await page.waitForTimeout(1000);
   expect(documentLoads).toBe(0);
