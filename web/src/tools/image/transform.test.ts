@@ -5,6 +5,7 @@ import {
   compose,
   fromExifOrientation,
   identity,
+  inverse,
   isIdentity,
   mapPoint,
   outputSize,
@@ -114,6 +115,13 @@ describe('compositions', () => {
     expect(run(['flipH', 'flipH'])).toBe(identity);
     expect(run(['flipV', 'flipV'])).toBe(identity);
     expect(px(ref.flipH(transformPixels(known, run(['flipH']))))).toEqual(px(known));
+  });
+
+  it('has an inverse for every element', () => {
+    for (const t of all) {
+      expect(compose(t, inverse(t))).toBe(identity);
+      expect(compose(inverse(t), t)).toBe(identity);
+    }
   });
 
   it('comes round after four quarter turns', () => {

@@ -54,6 +54,12 @@ export function isIdentity(t: Transform): boolean {
   return t.turns === 0 && !t.mirror;
 }
 
+/** The transform that undoes t. */
+export function inverse(t: Transform): Transform {
+  // A mirrored element is its own inverse; a pure turn is undone by the opposite turn.
+  return t.mirror ? t : make(-t.turns, false);
+}
+
 /** True when width and height swap (odd turns). */
 export function swapsAxes(t: Transform): boolean {
   return t.turns % 2 === 1;

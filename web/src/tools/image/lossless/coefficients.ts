@@ -1,0 +1,77 @@
+// A JPEG as its quantised DCT coefficients: what the lossless transform reads, rearranges and
+// writes back, never turning them into pixels. A block keeps its DC and only its non-zero AC
+// coefficients (a photo's blocks are mostly zeros): a third of the memory of 64 values per
+// block, and nothing to skip over when writing.
+
+/** Position in the zigzag scan → position in the 8×8 block, row by row. */
+export const ZIGZAG = Uint8Array.from([
+  0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28, 35,
+  42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
+]);
+
+export interface Component {
+  /** The component's id in the frame header (1, 2, 3 in most files). */
+  readonly id: number;
+  /** Sampling factors, 1–4. */
+  readonly h: number;
+  readonly v: number;
+  /** The quantisation table it uses, 0–3. */
+  readonly tq: number;
+  /** Blocks that hold image data, across and down. */
+  readonly blocksWide: number;
+  readonly blocksHigh: number;
+  /** Blocks per row in the arrays below: at least blocksWide (a decoded frame pads to whole MCUs). */
+  readonly stride: number;
+  /** By block: its DC coefficient. */
+  readonly dc: Int16Array;
+  /** By block: where its non-zero AC coefficients start in the image's `ac`, and how many. */
+  readonly acStart: Uint32Array;
+  readonly acCount: Uint8Array;
+}
+
+/** Non-zero AC coefficients, block after block, each block's in zigzag order. */
+export interface AcCoefficients {
+  /** Zigzag position, 1–63. */
+  readonly position: Uint8Array;
+  readonly value: Int16Array;
+}
+
+export interface Jfif {
+  readonly major: number;
+  readonly minor: number;
+  readonly unit: number;
+  readonly xDensity: number;
+  readonly yDensity: number;
+}
+
+export interface Coefficients {
+  readonly width: number;
+  readonly height: number;
+  readonly components: readonly Component[];
+  readonly ac: AcCoefficients;
+  /** By table number: 64 values in natural order, or undefined when the file defines none. */
+  readonly quant: readonly (Uint16Array | undefined)[];
+  /** The JFIF header's fields when the file has one. */
+  readonly jfif?: Jfif;
+}
+
+/** The largest sampling factors: the MCU (and the transform's unit) is 8·maxH × 8·maxV pixels. */
+export function maxSampling(components: readonly { h: number; v: number }[]): { h: number; v: number } {
+  return { h: Math.max(...components.map((c) => c.h)), v: Math.max(...components.map((c) => c.v)) };
+}
+
+/** The blocks across and down holding a component's data in an image of width × height. */
+export function componentBlocks(width: number, height: number, c: { h: number; v: number }, max: { h: number; v: number }) {
+  return {
+    blocksWide: Math.ceil(Math.ceil((width * c.h) / max.h) / 8),
+    blocksHigh: Math.ceil(Math.ceil((height * c.v) / max.v) / 8),
+  };
+}
+
+/** One block's 64 coefficients in natural order (for tests and checks, not the fast path). */
+export function blockCoefficients(c: Coefficients, comp: Component, block: number): Int16Array {
+  const out = new Int16Array(64);
+  out[0] = comp.dc[block]!;
+  for (let j = comp.acStart[block]!; j < comp.acStart[block]! + comp.acCount[block]!; j++) out[ZIGZAG[c.ac.position[j]!]!] = c.ac.value[j]!;
+  return out;
+}
