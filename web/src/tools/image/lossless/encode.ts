@@ -4,8 +4,8 @@
 // first and coding them second costs a second pass, and makes the file about as small as the
 // camera's.
 import { maxSampling, ZIGZAG } from './coefficients';
-import { encodeTable, optimalTable, type HuffmanSpec } from './huffman';
-import type { Plan } from './rearrange';
+import { encodeTable, optimalTable, type EncodeTable, type HuffmanSpec } from './huffman';
+import type { Plan, PlannedComponent } from './rearrange';
 
 // The signs of coefficients are as good as random, so a branch on one is mispredicted half the
 // time, at the cost of many simple instructions: the sign-dependent steps below use none.
@@ -61,92 +61,173 @@ function scanOrder(p: Plan): Order {
   return { owner, block };
 }
 
-/**
- * Receives the scan's symbols in order: the table (0 DC and 1 AC of luma, 2 and 3 of chroma,
- * as libjpeg assigns them), the symbol, and the value's bits (the value itself, or one less
- * when negative, of which the symbol's size in bits count).
- */
-type Emit = (table: number, symbol: number, bits: number) => void;
+/** One block's symbols, DC first: each symbol and its value's bits (see valueBits). */
+class BlockSymbols {
+  // A DC, 63 AC and an EOB, or fewer with up to 3 ZRLs among them.
+  readonly symbol = new Uint8Array(68);
+  readonly bits = new Int32Array(68);
+  length = 0;
+  // The block's non-zero AC coefficients in output zigzag order, while they are put in order.
+  private readonly position = new Uint8Array(64);
+  private readonly value = new Int32Array(64);
 
-/** Walks the scan, giving each symbol to `emit`: once to count them, once to write them. */
-function walkScan(p: Plan, order: Order, emit: Emit) {
-  const pred = new Int32Array(p.components.length);
-  const { position, value } = p.ac;
-  const { moveTo, sign, reorders } = p;
-  // One output block's non-zero AC coefficients, in its zigzag order.
-  const outPosition = new Uint8Array(64);
-  const outValue = new Int32Array(64);
-  for (let i = 0; i < order.block.length; i++) {
-    const ci = order.owner[i]!;
-    const c = p.components[ci]!;
-    const dcTable = ci === 0 ? 0 : 2;
-    const acTable = dcTable + 1;
-    const block = order.block[i]!;
+  constructor(private readonly p: Plan) {}
+
+  /** The symbols of output block `block` of component c, after the DC `pred`; or of a padding block. */
+  read(c: PlannedComponent, block: number, pred: number) {
+    const { symbol, bits, position, value } = this;
     if (block < 0) {
-      emit(dcTable, 0, 0);
-      emit(acTable, 0, 0);
-      continue;
+      symbol[0] = 0; // the DC of the block before
+      symbol[1] = 0; // EOB
+      this.length = 2;
+      return;
     }
-    const diff = c.dc[block]! - pred[ci]!;
-    pred[ci] = c.dc[block]!;
+    const diff = c.dc[block]! - pred;
     const dcSize = category(diff);
     if (dcSize > 11) throw new RangeError('a DC difference out of range for 8-bit JPEG');
-    emit(dcTable, dcSize, valueBits(diff));
+    symbol[0] = dcSize;
+    bits[0] = valueBits(diff);
+    let n = 1;
 
+    const { moveTo, sign, reorders } = this.p;
+    const { position: inPosition, value: inValue } = this.p.ac;
     const start = c.acStart[block]!;
     const count = c.acCount[block]!;
     for (let j = 0; j < count; j++) {
-      const k = moveTo[position[start + j]!]!;
-      const v = value[start + j]! * sign[k]!;
+      const k = moveTo[inPosition[start + j]!]!;
+      const v = inValue[start + j]! * sign[k]!;
       // A transpose reverses the order within each anti-diagonal: sort back (a few at most).
       let at = j;
       if (reorders) {
-        for (; at > 0 && outPosition[at - 1]! > k; at--) {
-          outPosition[at] = outPosition[at - 1]!;
-          outValue[at] = outValue[at - 1]!;
+        for (; at > 0 && position[at - 1]! > k; at--) {
+          position[at] = position[at - 1]!;
+          value[at] = value[at - 1]!;
         }
       }
-      outPosition[at] = k;
-      outValue[at] = v;
+      position[at] = k;
+      value[at] = v;
     }
     let previous = 0;
     for (let j = 0; j < count; j++) {
-      const k = outPosition[j]!;
-      const v = outValue[j]!;
+      const k = position[j]!;
+      const v = value[j]!;
       let run = k - previous - 1;
-      for (; run > 15; run -= 16) emit(acTable, 0xf0, 0);
+      for (; run > 15; run -= 16) symbol[n++] = 0xf0; // ZRL
       const size = category(v);
       if (size > 10) throw new RangeError('an AC coefficient out of range for 8-bit JPEG');
-      emit(acTable, (run << 4) | size, valueBits(v));
+      symbol[n] = (run << 4) | size;
+      bits[n++] = valueBits(v);
       previous = k;
     }
     // Zeros after the last non-zero coefficient end with an EOB (none when it is the 63rd).
-    if (previous < 63) emit(acTable, 0, 0);
+    if (previous < 63) symbol[n++] = 0;
+    this.length = n;
   }
 }
 
-/** Appends bytes, and bits with 0xFF stuffing, to a growing buffer. */
+/** Tables 0 (DC) and 1 (AC) serve luma, 2 and 3 chroma, as libjpeg assigns them. */
+const dcTableOf = (component: number) => (component === 0 ? 0 : 2);
+
+/** How often each symbol occurs, 257 counts per table (for optimalTable). */
+function countSymbols(p: Plan, order: Order): Uint32Array {
+  const counts = new Uint32Array(4 * 257);
+  const pred = new Int32Array(p.components.length);
+  const s = new BlockSymbols(p);
+  for (let i = 0; i < order.block.length; i++) {
+    const ci = order.owner[i]!;
+    const c = p.components[ci]!;
+    const block = order.block[i]!;
+    s.read(c, block, pred[ci]!);
+    if (block >= 0) pred[ci] = c.dc[block]!;
+    const dc = dcTableOf(ci) * 257;
+    counts[dc + s.symbol[0]!]!++;
+    for (let j = 1; j < s.length; j++) counts[dc + 257 + s.symbol[j]!]!++;
+  }
+  return counts;
+}
+
+/** By symbol: its code and its length in bits, as code << 5 | length, for one lookup per symbol. */
+function packed(t: EncodeTable): Int32Array {
+  return Int32Array.from(t.code, (code, s) => (code << 5) | t.length[s]!);
+}
+
+/** Writes the scan's entropy-coded data into `out` from `at`, which has room; returns its end. */
+function writeScan(p: Plan, order: Order, tables: readonly EncodeTable[], out: Uint8Array, at: number): number {
+  const codes = tables.map(packed);
+  const pred = new Int32Array(p.components.length);
+  const s = new BlockSymbols(p);
+  // The bit writer lives in local variables: this loop runs once per symbol of the photo.
+  let n = at;
+  let acc = 0;
+  let pending = 0; // bits in acc not yet written, always fewer than 8 between symbols
+  for (let i = 0; i < order.block.length; i++) {
+    const ci = order.owner[i]!;
+    const c = p.components[ci]!;
+    const block = order.block[i]!;
+    s.read(c, block, pred[ci]!);
+    if (block >= 0) pred[ci] = c.dc[block]!;
+    const dcCodes = codes[dcTableOf(ci)]!;
+    const acCodes = codes[dcTableOf(ci) + 1]!;
+    for (let j = 0; j < s.length; j++) {
+      const symbol = s.symbol[j]!;
+      const code = j === 0 ? dcCodes[symbol]! : acCodes[symbol]!;
+      // A DC symbol is its value's size in bits; an AC symbol has it in its low four bits.
+      const size = j === 0 ? symbol : symbol & 15;
+      const codeLength = code & 31;
+      // The code and its value in one write when they fit 24 bits (nearly always), else in two.
+      let word = ((code >>> 5) << size) | (s.bits[j]! & ((1 << size) - 1));
+      let length = codeLength + size;
+      let rest = 0;
+      if (length > 24) {
+        word = code >>> 5;
+        length = codeLength;
+        rest = size;
+      }
+      for (;;) {
+        acc = (acc << length) | word;
+        pending += length;
+        while (pending >= 8) {
+          pending -= 8;
+          const byte = (acc >>> pending) & 0xff;
+          out[n++] = byte;
+          if (byte === 0xff) out[n++] = 0; // stuffed, so that it is not read as a marker
+        }
+        if (rest === 0) break;
+        word = s.bits[j]! & ((1 << rest) - 1);
+        length = rest;
+        rest = 0;
+      }
+    }
+  }
+  // Pad the last byte with one bits, as T.81 asks.
+  if (pending > 0) {
+    const byte = ((acc << (8 - pending)) | ((1 << (8 - pending)) - 1)) & 0xff;
+    out[n++] = byte;
+    if (byte === 0xff) out[n++] = 0;
+  }
+  return n;
+}
+
+/** Appends bytes to a growing buffer. */
 class Writer {
-  private out: Uint8Array;
+  buffer: Uint8Array;
   length = 0;
-  private acc = 0;
-  private count = 0;
 
   constructor(capacity: number) {
-    this.out = new Uint8Array(capacity);
+    this.buffer = new Uint8Array(capacity);
   }
 
   /** Makes room for n more bytes. */
   room(n: number) {
-    if (this.length + n <= this.out.length) return;
-    const bigger = new Uint8Array(Math.max(this.out.length * 2, this.length + n));
-    bigger.set(this.out.subarray(0, this.length));
-    this.out = bigger;
+    if (this.length + n <= this.buffer.length) return;
+    const bigger = new Uint8Array(Math.max(this.buffer.length * 2, this.length + n));
+    bigger.set(this.buffer.subarray(0, this.length));
+    this.buffer = bigger;
   }
 
   bytes(b: ArrayLike<number>) {
     this.room(b.length);
-    this.out.set(b, this.length);
+    this.buffer.set(b, this.length);
     this.length += b.length;
   }
 
@@ -156,38 +237,8 @@ class Writer {
     this.bytes(payload);
   }
 
-  /** The low n bits of value, n ≤ 24; the caller has made room (2 bytes per 8 bits). */
-  bits(value: number, n: number) {
-    // Fewer than 8 bits wait between calls, so 24 more always fit the 32-bit accumulator.
-    this.acc = (this.acc << n) | (value & ((1 << n) - 1));
-    this.count += n;
-    while (this.count >= 8) {
-      this.count -= 8;
-      const byte = (this.acc >>> this.count) & 0xff;
-      this.out[this.length++] = byte;
-      if (byte === 0xff) this.out[this.length++] = 0;
-    }
-  }
-
-  /** A Huffman code and its value's bits, making room as needed. */
-  code(code: number, codeLength: number, bits: number, size: number) {
-    if (this.length + 8 > this.out.length) this.room(8);
-    // Both in one write when they fit, as nearly all do.
-    if (codeLength + size <= 24) this.bits((code << size) | (bits & ((1 << size) - 1)), codeLength + size);
-    else {
-      this.bits(code, codeLength);
-      this.bits(bits, size);
-    }
-  }
-
-  /** Pads the last byte with one bits, as T.81 asks. */
-  flush() {
-    this.room(2);
-    if (this.count > 0) this.bits(0x7f, 8 - this.count);
-  }
-
   result(): Uint8Array {
-    return this.out.subarray(0, this.length);
+    return this.buffer.subarray(0, this.length);
   }
 }
 
@@ -198,11 +249,10 @@ function specBytes(cls: number, id: number, spec: HuffmanSpec): number[] {
 /** `segments`: whole APPn segments (marker included) to write after the JFIF header. */
 export function writeJpeg(p: Plan, segments: readonly Uint8Array[], sizeHint: number): Uint8Array {
   const order = scanOrder(p);
-  // By table as walkScan numbers them: 257 counts each, for optimalTable.
-  const counts = [0, 1, 2, 3].map(() => new Uint32Array(257));
-  walkScan(p, order, (table, symbol) => counts[table]![symbol]!++);
-  const tables = p.components.length === 1 ? [0] : [0, 1];
-  const specs = tables.map((t) => ({ dc: optimalTable(counts[2 * t]!), ac: optimalTable(counts[2 * t + 1]!) }));
+  const counts = countSymbols(p, order);
+  const count = (table: number) => counts.subarray(table * 257, (table + 1) * 257);
+  const used = p.components.length === 1 ? [0] : [0, 1];
+  const specs = used.map((t) => ({ dc: optimalTable(count(2 * t)), ac: optimalTable(count(2 * t + 1)) }));
   const w = new Writer(sizeHint + 4096);
 
   w.bytes([0xff, 0xd8]);
@@ -234,7 +284,7 @@ export function writeJpeg(p: Plan, segments: readonly Uint8Array[], sizeHint: nu
   for (const comp of p.components) frame.push(comp.id, (comp.h << 4) | comp.v, comp.tq);
   w.segment(sixteenBit ? 0xc1 : 0xc0, frame);
 
-  for (const t of tables) {
+  for (const t of used) {
     w.segment(0xc4, specBytes(0, t, specs[t]!.dc));
     w.segment(0xc4, specBytes(1, t, specs[t]!.ac));
   }
@@ -243,13 +293,14 @@ export function writeJpeg(p: Plan, segments: readonly Uint8Array[], sizeHint: nu
   scan.push(0, 63, 0);
   w.segment(0xda, scan);
 
-  const coders = specs.flatMap((s) => [encodeTable(s.dc), encodeTable(s.ac)]);
-  walkScan(p, order, (table, symbol, bits) => {
-    const t = coders[table]!;
-    // A DC symbol is its value's size in bits; an AC symbol has it in its low four bits.
-    w.code(t.code[symbol]!, t.length[symbol]!, bits, table & 1 ? symbol & 15 : symbol);
+  const tables = specs.flatMap((s) => [encodeTable(s.dc), encodeTable(s.ac)]);
+  // The exact size of the coded data, from the counts; stuffing may double it at worst.
+  let bits = 0;
+  tables.forEach((t, table) => {
+    for (let symbol = 0; symbol < 256; symbol++) bits += count(table)[symbol]! * (t.length[symbol]! + (table & 1 ? symbol & 15 : symbol));
   });
-  w.flush();
+  w.room(2 * Math.ceil(bits / 8) + 2);
+  w.length = writeScan(p, order, tables, w.buffer, w.length);
   w.bytes([0xff, 0xd9]);
   return w.result();
 }
