@@ -5,14 +5,19 @@
 //
 // A 24-megapixel photo-like JPEG (6000×4000, quality 0.92) is made in the page, then, in
 // alternating rounds:
-// - end to end: the file goes into /flip-image through its file input, the test waits for the
-//   image to appear, presses H and clicks Download; the clock stops when the page hands the
+// - re-encode, end to end: the file goes into /flip-image through its file input, the test
+//   waits for the image to appear, chooses JPEG output (so that it is decoded, flipped and
+//   encoded again), presses H and clicks Download; the clock stops when the page hands the
 //   flipped JPEG blob to the download link. Long tasks on the main thread are recorded meanwhile.
 // - floor: the same bytes decoded and encoded again (createImageBitmap, OffscreenCanvas,
-//   convertToBlob at the same quality) in a bare worker: the least any browser flipper can do.
-// Prints the median of each, their ratio (goal ≤ 1.2) and the longest main-thread task (goal
-// ≤ 50 ms), with a WARNING on a miss. A benchmark, not a test: it exits non-zero only when the
-// browser or the page fails. Env: BENCH_FLIP_ROUNDS (5), CHROME_PATH.
+//   convertToBlob at the same quality) in a bare worker: the least any browser flipper can do;
+//   and decoded, drawn flipped and encoded: what a flip costs any browser flipper that re-encodes.
+// - lossless: the same as the first with the output left as the original's, so the page flips
+//   the JPEG losslessly; timed from the Download click to the blob.
+// Prints the medians and two ratios: re-encode end to end / floor (goal ≤ 1.2) and decode + flip
+// + encode / lossless (goal ≥ 3), and the longest main-thread task (goal ≤ 50 ms), with a
+// WARNING on a miss. A benchmark, not a test: it exits non-zero only when the browser or the page
+// fails. Env: BENCH_FLIP_ROUNDS (5), CHROME_PATH.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +34,7 @@ const rounds = Number(process.env.BENCH_FLIP_ROUNDS || 5);
 const WIDTH = 6000;
 const HEIGHT = 4000;
 const QUALITY = 0.92; // the flipper's default
-const goals = { ratio: 1.2, longTask: 50 };
+const goals = { ratio: 1.2, lossless: 3, longTask: 50 };
 
 // Runs before the page's own scripts: records when a blob is handed to a link (the download) and
 // every long task on the main thread.
@@ -84,16 +89,23 @@ async function makePhoto({ width, height, quality }) {
   return window.__photo.size;
 }
 
-// Decode + encode alone, in a bare worker: the floor.
+// Decode + encode alone, in a bare worker: the floor; then decode + flip + encode.
 async function floor(quality) {
-  const source = `onmessage = async (e) => {
+  const source = `const job = async (blob, quality, flip) => {
     const t0 = performance.now();
-    const bitmap = await createImageBitmap(e.data.blob);
+    const bitmap = await createImageBitmap(blob);
     const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-    canvas.getContext('2d').drawImage(bitmap, 0, 0);
+    const ctx = canvas.getContext('2d');
+    if (flip) ctx.setTransform(-1, 0, 0, 1, bitmap.width, 0);
+    ctx.drawImage(bitmap, 0, 0);
     bitmap.close();
-    const out = await canvas.convertToBlob({ type: 'image/jpeg', quality: e.data.quality });
-    postMessage({ ms: performance.now() - t0, size: out.size });
+    const out = await canvas.convertToBlob({ type: 'image/jpeg', quality });
+    return performance.now() - t0;
+  };
+  onmessage = async (e) => {
+    const ms = await job(e.data.blob, e.data.quality, false);
+    const flipped = await job(e.data.blob, e.data.quality, true);
+    postMessage({ ms, flipped });
   };`;
   const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
   const worker = new Worker(url);
@@ -108,8 +120,9 @@ async function floor(quality) {
   return result;
 }
 
-// The whole flip as a visitor does it: file in, H, Download, blob out.
-async function endToEnd() {
+// The whole flip as a visitor does it: file in, H, Download, blob out; with JPEG output chosen
+// (re-encode) or the original's (lossless).
+async function endToEnd(output) {
   const input = document.querySelector('input[type="file"]');
   const button = () => [...document.querySelectorAll('.flip-actions button, button')].find((b) => b.getAttribute('aria-keyshortcuts') === 'Control+S');
   const until = (test) =>
@@ -133,8 +146,12 @@ async function endToEnd() {
   input.dispatchEvent(new Event('change', { bubbles: true }));
   await until(() => document.querySelector('.flip-item'));
   const opened = performance.now() - t0;
+  const format = document.querySelector('#flip-format');
+  format.value = output;
+  format.dispatchEvent(new Event('change', { bubbles: true }));
   document.dispatchEvent(new KeyboardEvent('keydown', { key: 'h', bubbles: true }));
   await until(() => button() && !button().disabled);
+  const clicked = performance.now();
   button().click();
   const out = await until(() => window.__bench.blobs.find((b) => b.type === 'image/jpeg'));
   // Long tasks are reported a little after they end.
@@ -142,6 +159,7 @@ async function endToEnd() {
   const tasks = window.__bench.longTasks.filter((t) => t.at >= t0);
   return {
     ms: out.at - t0,
+    download: out.at - clicked,
     opened,
     size: out.size,
     longest: tasks.reduce((m, t) => Math.max(m, t.duration), 0),
@@ -183,34 +201,52 @@ try {
   );
   const floors = [];
   const ends = [];
+  const losslesses = [];
+  const run = async (output) => {
+    const [download, e] = await Promise.all([page.waitForEvent('download'), page.evaluate(endToEnd, output)]);
+    if (download.suggestedFilename() !== 'photo-flipped.jpg') throw new Error(`the download was named ${download.suggestedFilename()}`);
+    return e;
+  };
   for (let i = 0; i <= rounds; i++) {
     await open();
     // Each page load starts without the photo: hand it over again (not timed).
     // (atob, not fetch: the page's CSP allows no data: connections.)
-    await page.evaluate((dataURL) => {
-      const bytes = Uint8Array.from(atob(dataURL.slice(dataURL.indexOf(',') + 1)), (c) => c.charCodeAt(0));
-      window.__photo = new Blob([bytes], { type: 'image/jpeg' });
-    }, photo);
+    const handOver = () =>
+      page.evaluate((dataURL) => {
+        const bytes = Uint8Array.from(atob(dataURL.slice(dataURL.indexOf(',') + 1)), (c) => c.charCodeAt(0));
+        window.__photo = new Blob([bytes], { type: 'image/jpeg' });
+      }, photo);
+    await handOver();
     const f = await page.evaluate(floor, QUALITY);
-    const [download, e] = await Promise.all([page.waitForEvent('download'), page.evaluate(endToEnd)]);
-    if (download.suggestedFilename() !== 'photo-flipped.jpg') throw new Error(`the download was named ${download.suggestedFilename()}`);
+    const e = await run('jpeg');
+    await open();
+    await handOver();
+    const l = await run('same');
     const label = i === 0 ? 'warm-up' : `round ${i}`;
     console.log(
-      `  ${label.padEnd(8)} floor ${ms(f.ms).padStart(8)}   end to end ${ms(e.ms).padStart(8)} (image shown after ${ms(e.opened)})` +
-        `   ratio ${(e.ms / f.ms).toFixed(2)}   longest main-thread task ${ms(e.longest)} (${e.longTasks} over 50 ms)`,
+      `  ${label.padEnd(8)} floor ${ms(f.ms).padStart(8)}   re-encode end to end ${ms(e.ms).padStart(8)} (image shown after ${ms(e.opened)})` +
+        `   ratio ${(e.ms / f.ms).toFixed(2)}   |   decode + flip + encode ${ms(f.flipped).padStart(8)}   lossless ${ms(l.download).padStart(8)}` +
+        ` (${(l.size / 1e6).toFixed(1)} MB)   ratio ${(f.flipped / l.download).toFixed(2)}   |   longest main-thread task ${ms(Math.max(e.longest, l.longest))}`,
     );
     if (i === 0) continue;
-    floors.push(f.ms);
+    floors.push(f);
     ends.push(e);
+    losslesses.push(l);
   }
-  const f = median(floors);
+  const f = median(floors.map((x) => x.ms));
   const e = median(ends.map((x) => x.ms));
+  const flipped = median(floors.map((x) => x.flipped));
+  const lossless = median(losslesses.map((x) => x.download));
   const ratio = Number((e / f).toFixed(2)); // as printed, so that the warning agrees with it
-  const longest = Math.max(...ends.map((x) => x.longest));
-  console.log(`median: floor (decode + encode) ${ms(f)}, end to end (file in → blob out) ${ms(e)}`);
-  console.log(`flip/floor ratio: ${ratio} (goal ≤ ${goals.ratio})`);
+  const speedup = Number((flipped / lossless).toFixed(2));
+  const longest = Math.max(...[...ends, ...losslesses].map((x) => x.longest));
+  console.log(`median: floor (decode + encode) ${ms(f)}, re-encode end to end (file in → blob out) ${ms(e)}`);
+  console.log(`re-encode/floor ratio: ${ratio} (goal ≤ ${goals.ratio})`);
+  console.log(`median: decode + flip + encode ${ms(flipped)}, lossless flip (Download → blob) ${ms(lossless)}`);
+  console.log(`lossless speed-up: ${speedup}× (goal ≥ ${goals.lossless}×)`);
   console.log(`longest main-thread task: ${ms(longest)} (goal ≤ ${goals.longTask} ms)`);
   if (ratio > goals.ratio) console.log(`bench-flip: WARNING: the flip costs ${ratio}× the floor, over the goal of ${goals.ratio}`);
+  if (speedup < goals.lossless) console.log(`bench-flip: WARNING: the lossless flip is ${speedup}× as fast as decode + flip + encode, under the goal of ${goals.lossless}×`);
   if (longest > goals.longTask) console.log(`bench-flip: WARNING: the main thread was blocked for ${ms(longest)}, over the goal of ${goals.longTask} ms`);
 } finally {
   await browser.close();

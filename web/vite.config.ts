@@ -13,6 +13,9 @@ export default defineConfig(({ isSsrBuild }) => ({
     assetsDir: 'assets',
     rolldownOptions: isSsrBuild ? {} : { input: 'web/src/entry-client.tsx' },
   },
+  // Module workers can split their code: the flipper's worker loads the lossless JPEG
+  // transform only when a JPEG is saved as JPEG.
+  worker: { format: 'es' },
   test: {
     root: '.',
     include: ['web/src/**/*.test.{ts,tsx}'],

@@ -7,7 +7,9 @@ import { createFlipClient, type FlipClient } from './flipClient';
 import { openImage, type OpenedImage, type Problem } from './inspect';
 import { CropPanel } from './CropPanel';
 import { Preview } from './Preview';
-import { render, type Settings } from './render';
+import { render, wantsLossless, type Settings } from './render';
+import type { Edges } from '../tools/image/lossless';
+import type { LosslessOutcome } from './protocol';
 import { saveBlob, zipFiles } from './download';
 import { useShortcuts, type Shortcut } from './useShortcuts';
 import type { Crop } from './protocol';
@@ -15,6 +17,13 @@ import type { Crop } from './protocol';
 const MAX_FILES = 50;
 const outputChoices: readonly OutputChoice[] = ['same', 'png', 'jpeg', 'webp'];
 const metadataChoices: readonly Settings['metadata'][] = ['strip', 'keep-without-location', 'keep'];
+const edgeChoices: readonly Edges[] = ['trim', 'perfect'];
+
+/** Why a lossless flip could not be done, in the words the page has for it. */
+function fallbackReason(outcome: Extract<LosslessOutcome, { done: false }>): 'edges' | 'unsupported' | 'damaged' {
+  if (outcome.reason === 'edges' || outcome.reason === 'tooSmall') return 'edges';
+  return outcome.reason === 'damaged' ? 'damaged' : 'unsupported';
+}
 
 interface Item {
   key: number;
@@ -35,7 +44,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
   const [items, setItems] = useState<Item[]>([]);
   const [notices, setNotices] = useState<Notice[]>([]);
   const [history, setHistory] = useState<Transform[]>([identity]);
-  const [settings, setSettings] = useState<Settings>({ output: 'same', quality: 0.92, metadata: 'strip' });
+  const [settings, setSettings] = useState<Settings>({ output: 'same', quality: 0.92, metadata: 'strip', edges: 'trim' });
   const [busy, setBusy] = useState<string | undefined>();
   const [status, setStatus] = useState('');
   const [dragging, setDragging] = useState(false);
@@ -89,6 +98,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
     if (targets.length === 0 || busy) return;
     const worker = (client.current ??= createFlipClient());
     const results: { name: string; blob: Blob }[] = [];
+    let lossless = 0;
     for (const item of targets) {
       setBusy(t('working', { name: item.image.file.name }));
       const r = await render(worker, item.image, transform, item.crop, settings);
@@ -103,6 +113,10 @@ export function FlipImageTool({ lang }: { lang: string }) {
       }
       if (r.locationRemoved) notify(t('locationRemoved', { name: file.name }));
       if (r.inStrips) notify(t('inStrips', { name: file.name }));
+      if (r.lossless?.done) {
+        lossless++;
+        if (r.lossless.trimmed) notify(t('lossless.trimmed', { name: file.name, width: r.width ?? 0, height: r.height ?? 0 }));
+      } else if (r.lossless) notify(t(`lossless.fallback.${fallbackReason(r.lossless)}`, { name: file.name }));
       results.push({ name: r.name, blob: r.blob });
     }
     setBusy(undefined);
@@ -110,9 +124,10 @@ export function FlipImageTool({ lang }: { lang: string }) {
     const names = uniqueNames(results.map((r) => r.name));
     if (results.length === 1) {
       saveBlob(results[0]!.blob, names[0]!);
-      setStatus(t('saved', { name: names[0]! }));
+      setStatus(t(lossless ? 'lossless.saved' : 'saved', { name: names[0]! }));
       return;
     }
+    if (lossless > 0) notify(t('lossless.count', { count: lossless, total: results.length }));
     const files = await Promise.all(results.map(async (r, i) => ({ name: names[i]!, bytes: new Uint8Array(await r.blob.arrayBuffer()) })));
     const zipName = 'images-flipped.zip';
     saveBlob(await zipFiles(files), zipName);
@@ -161,7 +176,8 @@ export function FlipImageTool({ lang }: { lang: string }) {
     };
   });
 
-  const lossy = items.some((i) => ['jpeg', 'webp'].includes(outputFormat(i.image.format, settings.output)));
+  const lossy = items.some((i) => ['jpeg', 'webp'].includes(outputFormat(i.image.format, settings.output)) && !wantsLossless(i.image, i.crop, settings));
+  const losslessJpegs = items.some((i) => wantsLossless(i.image, i.crop, settings));
   const ops: { op: Operation | 'undo' | 'reset'; key?: string }[] = [
     { op: 'flipH', key: 'H' },
     { op: 'flipV', key: 'V' },
@@ -241,6 +257,26 @@ export function FlipImageTool({ lang }: { lang: string }) {
                 ))}
               </select>
             </div>
+            {losslessJpegs && (
+              <div className="field">
+                <label htmlFor="flip-edges">{t('lossless.edges')}</label>
+                <select
+                  id="flip-edges"
+                  value={settings.edges}
+                  aria-describedby="flip-edges-hint"
+                  onChange={(e) => setSettings({ ...settings, edges: e.target.value as Edges })}
+                >
+                  {edgeChoices.map((c) => (
+                    <option key={c} value={c}>
+                      {t(`lossless.edgesOptions.${c}`)}
+                    </option>
+                  ))}
+                </select>
+                <p id="flip-edges-hint" className="field-hint">
+                  {t('lossless.hint')}
+                </p>
+              </div>
+            )}
             {lossy && (
               <div className="field">
                 <label htmlFor="flip-quality">

@@ -4,10 +4,19 @@
 // orientation ('from-image'), so the image is flipped as the camera meant it, and the output,
 // written without an orientation tag (or with it reset to 1), never rotates twice in a viewer.
 /// <reference lib="webworker" />
-import { hasGps, readExif, rewriteExif, withExif } from '../tools/image/exif';
+import { withChosenExif } from '../tools/image/exif';
 import { canvasMatrix, outputSize } from '../tools/image/transform';
 import { pngFromStrips } from '../tools/image/pngStrips';
-import { KEPT_PIXELS, MAX_CANVAS_PIXELS, type Crop, type FlipRequest, type OpenRequest, type WorkerRequest, type WorkerResponse } from './protocol';
+import {
+  KEPT_PIXELS,
+  MAX_CANVAS_PIXELS,
+  type Crop,
+  type FlipRequest,
+  type LosslessOutcome,
+  type OpenRequest,
+  type WorkerRequest,
+  type WorkerResponse,
+} from './protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -87,10 +96,27 @@ async function open(r: OpenRequest): Promise<Extract<WorkerResponse, { kind: 'op
   return { id: r.id, kind: 'opened', width, height, preview };
 }
 
-async function flip(
-  r: FlipRequest,
-  progress: (stage: 'decode' | 'draw' | 'encode') => void,
-): Promise<Extract<WorkerResponse, { kind: 'done' }>> {
+type Done = Extract<WorkerResponse, { kind: 'done' }>;
+
+async function flip(r: FlipRequest, progress: (stage: 'decode' | 'draw' | 'encode') => void): Promise<Done> {
+  let lossless: LosslessOutcome | undefined;
+  if (r.lossless) {
+    const input = new Uint8Array(await r.file.arrayBuffer());
+    // Loaded the first time a JPEG is saved as JPEG, not with the page.
+    const { flipJpegLossless } = await import('../tools/image/lossless');
+    const result = flipJpegLossless(input, r.transform, r.lossless.edges);
+    if (result.ok) {
+      const { bytes, locationRemoved } = withChosenExif(result.bytes, input, r.metadata);
+      const { width, height, trimmed } = result;
+      return { id: r.id, kind: 'done', bytes: bytes.slice().buffer, mime: mimes.jpeg, width, height, locationRemoved, inStrips: false, lossless: { done: true, trimmed } };
+    }
+    lossless = { done: false, reason: result.reason };
+  }
+  return { ...(await reencode(r, progress)), lossless };
+}
+
+/** Decodes (unless the pixels were kept), draws flipped and encodes. */
+async function reencode(r: FlipRequest, progress: (stage: 'decode' | 'draw' | 'encode') => void): Promise<Done> {
   // Taken out while in use, so that an image opened meanwhile cannot push it out and close it.
   let bitmap = kept.get(r.image);
   kept.delete(r.image);
@@ -110,9 +136,8 @@ async function flipPixels(
   bitmap: ImageBitmap,
   r: FlipRequest,
   progress: (stage: 'draw' | 'encode') => void,
-): Promise<Extract<WorkerResponse, { kind: 'done' }>> {
-  const exif = r.format === 'jpeg' ? readExif(new Uint8Array(await r.file.arrayBuffer())) : undefined;
-  const gps = exif !== undefined && hasGps(exif);
+): Promise<Done> {
+  const input = r.format === 'jpeg' ? new Uint8Array(await r.file.arrayBuffer()) : undefined;
 
   progress('draw');
   const crop = r.crop ?? { x: 0, y: 0, width: bitmap.width, height: bitmap.height };
@@ -123,15 +148,13 @@ async function flipPixels(
     // The browser would not hold the result in one canvas: draw it in strips, write a PNG.
     const stripRows = Math.max(1, Math.floor((r.maxCanvasPixels ?? MAX_CANVAS_PIXELS) / size.width));
     const png = await pngFromStrips(size.width, size.height, stripRows, (y, rows) => drawStrip(bitmap, r, crop, size.width, y, rows));
-    return { id: r.id, kind: 'done', bytes: png.slice().buffer, mime: 'image/png', ...size, locationRemoved: gps, inStrips: true };
+    const { locationRemoved } = withChosenExif(png, input ?? png, 'strip');
+    return { id: r.id, kind: 'done', bytes: png.slice().buffer, mime: 'image/png', ...size, locationRemoved, inStrips: true };
   }
-  let bytes = await whole.arrayBuffer();
-  if (exif && r.metadata !== 'strip' && r.output.format === 'jpeg') {
-    const tiff = rewriteExif(exif, { stripGps: r.metadata === 'keep-without-location' });
-    if (tiff) bytes = withExif(new Uint8Array(bytes), tiff).slice().buffer;
-  }
-  const locationRemoved = gps && (r.metadata !== 'keep' || r.output.format !== 'jpeg');
-  return { id: r.id, kind: 'done', bytes, mime: mimes[r.output.format], ...size, locationRemoved, inStrips: false };
+  const encoded = new Uint8Array(await whole.arrayBuffer());
+  // Only JPEG output carries EXIF; from any other output the location is gone with the rest.
+  const { bytes, locationRemoved } = withChosenExif(encoded, input ?? encoded, r.output.format === 'jpeg' ? r.metadata : 'strip');
+  return { id: r.id, kind: 'done', bytes: bytes === encoded ? encoded.buffer : bytes.slice().buffer, mime: mimes[r.output.format], ...size, locationRemoved, inStrips: false };
 }
 
 /** The result in one canvas, encoded; undefined when the browser cannot hold a canvas that big. */

@@ -2,7 +2,9 @@
 // copied), results as transferred ArrayBuffers and ImageBitmaps (moved, not copied); nothing
 // leaves the browser. The worker decodes each image once, when it is opened, and keeps the
 // decoded pixels for the flip while they fit its memory budget.
+import type { MetadataChoice } from '../tools/image/exif';
 import type { ImageFormat } from '../tools/image/formats';
+import type { Edges, LosslessResult } from '../tools/image/lossless';
 import type { Transform } from '../tools/image/transform';
 
 /** A region of the upright image (after its EXIF orientation), in its pixels. */
@@ -42,7 +44,12 @@ export interface FlipRequest {
   crop?: Crop;
   output: { format: 'png' | 'jpeg' | 'webp'; quality: number };
   /** For JPEG output from a JPEG: keep its EXIF (orientation reset to 1), and the location or not. */
-  metadata: 'strip' | 'keep' | 'keep-without-location';
+  metadata: MetadataChoice;
+  /**
+   * A JPEG kept as JPEG, uncropped: try the lossless transform first, with this edge rule. When
+   * it cannot be done, the image is re-encoded as `output` says and the answer tells why.
+   */
+  lossless?: { edges: Edges };
   /**
    * Results larger than this many pixels are drawn in strips without trying one canvas first.
    * Unset, one canvas is tried and strips are the fallback when the browser refuses it.
@@ -53,6 +60,8 @@ export interface FlipRequest {
 export type WorkerRequest = OpenRequest | FlipRequest | ForgetRequest;
 
 export type FlipError = 'decode' | 'tooLarge' | 'encode';
+
+export type LosslessOutcome = { done: true; trimmed: boolean } | { done: false; reason: Extract<LosslessResult, { ok: false }>['reason'] };
 
 export type WorkerResponse =
   | { id: number; kind: 'progress'; stage: 'decode' | 'draw' | 'encode' }
@@ -67,6 +76,8 @@ export type WorkerResponse =
       locationRemoved: boolean;
       /** Too large for one canvas here: drawn in strips and written as PNG. */
       inStrips: boolean;
+      /** When lossless was asked for: whether it was done (and the edge trimmed), or why not. */
+      lossless?: LosslessOutcome;
     }
   | { id: number; kind: 'error'; error: FlipError; detail: string };
 

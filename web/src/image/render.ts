@@ -6,18 +6,26 @@ import { transformSvg } from '../tools/image/svg';
 import { canvasMatrix, outputSize, type Transform } from '../tools/image/transform';
 import type { FlipClient } from './flipClient';
 import type { OpenedImage } from './inspect';
-import type { Crop, FlipError, FlipRequest } from './protocol';
+import type { Edges } from '../tools/image/lossless';
+import type { Crop, FlipError, FlipRequest, LosslessOutcome } from './protocol';
 
 export interface Settings {
   output: OutputChoice;
   /** 0–1, for JPEG and WebP. */
   quality: number;
   metadata: FlipRequest['metadata'];
+  /** For a JPEG kept as JPEG: trim a partial edge to stay lossless, or re-encode to keep it. */
+  edges: Edges;
 }
 
 export type Rendered =
-  | { ok: true; name: string; blob: Blob; locationRemoved: boolean; inStrips?: boolean }
+  | { ok: true; name: string; blob: Blob; locationRemoved: boolean; inStrips?: boolean; lossless?: LosslessOutcome; width?: number; height?: number }
   | { ok: false; error: FlipError };
+
+/** Whether an image is saved by the lossless JPEG transform (when it can be): a JPEG kept as JPEG, uncropped. */
+export function wantsLossless(image: OpenedImage, crop: Crop | undefined, settings: Settings): boolean {
+  return image.format === 'jpeg' && settings.output === 'same' && crop === undefined;
+}
 
 export async function render(
   client: FlipClient,
@@ -38,6 +46,7 @@ export async function render(
     crop,
     output: { format, quality: settings.quality },
     metadata: settings.metadata,
+    lossless: wantsLossless(image, crop, settings) ? { edges: settings.edges } : undefined,
   });
   if (r.kind === 'error') return { ok: false, error: r.error };
   return {
@@ -46,6 +55,9 @@ export async function render(
     blob: new Blob([r.bytes], { type: r.mime }),
     locationRemoved: r.locationRemoved,
     inStrips: r.inStrips,
+    lossless: r.lossless,
+    width: r.width,
+    height: r.height,
   };
 }
 

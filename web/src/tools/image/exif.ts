@@ -258,3 +258,18 @@ export function withExif(jpeg: Uint8Array, tiff: Uint8Array): Uint8Array {
   parts.push(jpeg.subarray(head.rest));
   return concat(parts);
 }
+
+export type MetadataChoice = 'strip' | 'keep' | 'keep-without-location';
+
+/**
+ * A JPEG's output with the EXIF the visitor chose to keep from `input` (orientation reset to 1),
+ * and whether location data was dropped on the way.
+ */
+export function withChosenExif(output: Uint8Array, input: Uint8Array, choice: MetadataChoice): { bytes: Uint8Array; locationRemoved: boolean } {
+  const exif = readExif(input);
+  const gps = exif !== undefined && hasGps(exif);
+  if (!exif || choice === 'strip') return { bytes: output, locationRemoved: gps };
+  const tiff = rewriteExif(exif, { stripGps: choice === 'keep-without-location' });
+  return { bytes: tiff ? withExif(output, tiff) : output, locationRemoved: gps && choice !== 'keep' };
+}
+

@@ -498,7 +498,18 @@ function decodeSequential(
         count += 16;
         if (pos < last) pos += 2;
       }
-      e = ac.fast[(buffer >>> (count - LOOKAHEAD)) & ((1 << LOOKAHEAD) - 1)]! || longCode(ac, buffer, count);
+      const next = (buffer >>> (count - LOOKAHEAD)) & ((1 << LOOKAHEAD) - 1);
+      const whole = ac.fastAc[next]!;
+      if (whole !== 0) {
+        // A short code and a small value together: one lookup.
+        count -= whole & 0xff;
+        k += (whole >> 8) & 15;
+        if (k > 63 || n === position.length) throw damaged('coefficients past the end of a block');
+        position[n] = k++;
+        value[n++] = whole >> 16;
+        continue;
+      }
+      e = ac.fast[next]! || longCode(ac, buffer, count);
       count -= e >> 8;
       size = e & 15;
       if (size === 0) {

@@ -3,7 +3,7 @@
 // table, SOF0 (SOF1 for 16-bit tables), then one scan with its DHTs. Counting the symbols
 // first and coding them second costs a second pass, and makes the file about as small as the
 // camera's.
-import { maxSampling, ZIGZAG } from './coefficients';
+import { maxSampling, ZIGZAG, type AcCoefficients } from './coefficients';
 import { encodeTable, optimalTable, type EncodeTable, type HuffmanSpec } from './huffman';
 import type { Plan, PlannedComponent } from './rearrange';
 
@@ -67,15 +67,15 @@ class BlockSymbols {
   readonly symbol = new Uint8Array(68);
   readonly bits = new Int32Array(68);
   length = 0;
-  // The block's non-zero AC coefficients in output zigzag order, while they are put in order.
-  private readonly position = new Uint8Array(64);
-  private readonly value = new Int32Array(64);
+  // A transposed block's non-zero AC coefficients, in output zigzag order. The same shape as
+  // the image's AcCoefficients, so that the loop below reads either at full speed.
+  private readonly sorted: AcCoefficients = { position: new Uint8Array(64), value: new Int16Array(64) };
 
   constructor(private readonly p: Plan) {}
 
   /** The symbols of output block `block` of component c, after the DC `pred`; or of a padding block. */
   read(c: PlannedComponent, block: number, pred: number) {
-    const { symbol, bits, position, value } = this;
+    const { symbol, bits } = this;
     if (block < 0) {
       symbol[0] = 0; // the DC of the block before
       symbol[1] = 0; // EOB
@@ -90,27 +90,30 @@ class BlockSymbols {
     let n = 1;
 
     const { moveTo, sign, reorders } = this.p;
-    const { position: inPosition, value: inValue } = this.p.ac;
-    const start = c.acStart[block]!;
+    let from = this.p.ac;
+    let start = c.acStart[block]!;
     const count = c.acCount[block]!;
-    for (let j = 0; j < count; j++) {
-      const k = moveTo[inPosition[start + j]!]!;
-      const v = inValue[start + j]! * sign[k]!;
-      // A transpose reverses the order within each anti-diagonal: sort back (a few at most).
-      let at = j;
-      if (reorders) {
+    if (reorders) {
+      // A transpose moves coefficients within their anti-diagonal and reverses the order on
+      // each: put them in output order first (insertion sort, a few moves at most).
+      const { position, value } = this.sorted;
+      for (let j = 0; j < count; j++) {
+        const k = moveTo[from.position[start + j]!]!;
+        let at = j;
         for (; at > 0 && position[at - 1]! > k; at--) {
           position[at] = position[at - 1]!;
           value[at] = value[at - 1]!;
         }
+        position[at] = k;
+        value[at] = from.value[start + j]!;
       }
-      position[at] = k;
-      value[at] = v;
+      from = this.sorted;
+      start = 0;
     }
     let previous = 0;
-    for (let j = 0; j < count; j++) {
-      const k = position[j]!;
-      const v = value[j]!;
+    for (let j = start; j < start + count; j++) {
+      const k = from.position[j]!;
+      const v = from.value[j]! * sign[k]!;
       let run = k - previous - 1;
       for (; run > 15; run -= 16) symbol[n++] = 0xf0; // ZRL
       const size = category(v);

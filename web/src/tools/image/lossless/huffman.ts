@@ -11,11 +11,16 @@ export interface HuffmanSpec {
 }
 
 // Codes up to this many bits are found with one lookup; longer ones (rare) bit by bit.
-export const LOOKAHEAD = 9;
+export const LOOKAHEAD = 10;
 
 export interface DecodeTable {
   /** By the next LOOKAHEAD bits: (length << 8) | symbol, or 0 when the code is longer. */
   readonly fast: Uint16Array;
+  /**
+   * For AC tables, by the next LOOKAHEAD bits: a whole coefficient when its code and value fit
+   * them (most do), as value << 16 | run << 8 | bits used; else 0.
+   */
+  readonly fastAc: Int32Array;
   /** By length 1–16: the largest code of that length, or -1. */
   readonly maxCode: Int32Array;
   /** By length: the index in `symbols` of the code 0 of that length (may be negative). */
@@ -61,7 +66,17 @@ export function decodeTable(spec: HuffmanSpec): DecodeTable {
     const first = codes[i]! << shift;
     for (let j = 0; j < 1 << shift; j++) fast[first + j] = (length << 8) | spec.symbols[i]!;
   }
-  return { fast, maxCode, offset, symbols: spec.symbols };
+  const fastAc = new Int32Array(1 << LOOKAHEAD);
+  for (let bits = 0; bits < 1 << LOOKAHEAD; bits++) {
+    const e = fast[bits]!;
+    const length = e >> 8;
+    const size = e & 15;
+    if (e === 0 || size === 0 || length + size > LOOKAHEAD) continue;
+    const v = (bits >> (LOOKAHEAD - length - size)) & ((1 << size) - 1);
+    const value = v < 1 << (size - 1) ? v - (1 << size) + 1 : v;
+    fastAc[bits] = (value << 16) | ((e & 0xf0) << 4) | (length + size);
+  }
+  return { fast, fastAc, maxCode, offset, symbols: spec.symbols };
 }
 
 export interface EncodeTable {

@@ -17,6 +17,8 @@ export interface JpegOptions {
   /** Restart markers every this many MCUs. */
   restart?: number;
   quality?: number;
+  /** RGB components instead of YCbCr (which the lossless path leaves to re-encoding). */
+  rgb?: boolean;
 }
 
 const samplingFlags: Record<Sampling, string[]> = {
@@ -58,6 +60,7 @@ export function makeJpeg(o: JpegOptions): Uint8Array {
   const args = ['-quality', String(o.quality ?? 85), ...samplingFlags[o.sampling]];
   if (o.progressive) args.push('-progressive');
   if (o.restart) args.push('-restart', `${o.restart}B`);
+  if (o.rgb) args.push('-rgb');
   return run('cjpeg', args, testPicture(o.width, o.height));
 }
 
