@@ -32,7 +32,9 @@ test-go:
 	$(GO) vet ./...
 	$(GO) test -race ./...
 
+# The lossless JPEG tests make their JPEGs with libjpeg-turbo's cjpeg and compare with jpegtran.
 test-web: node_modules
+	scripts/ensure-tools.sh
 	npx vitest run --config web/vite.config.ts
 
 # The Nu Html Checker (vnu-jar, Java) over every prerendered page and error page.
