@@ -27,6 +27,12 @@ export interface Component {
   /** By block: where its non-zero AC coefficients start in the image's `ac`, and how many. */
   readonly acStart: Uint32Array;
   readonly acCount: Uint8Array;
+  /**
+   * How often each AC symbol (run << 4 | size, ZRL 0xF0, EOB 0) occurs in the blocks holding
+   * data, as a baseline encoder writes them: counted while decoding, so that a flip, which
+   * keeps every block's symbols, needs no pass of its own to build optimal Huffman tables.
+   */
+  readonly acSymbols: Uint32Array;
 }
 
 /** Non-zero AC coefficients, block after block, each block's in zigzag order. */
@@ -74,4 +80,22 @@ export function blockCoefficients(c: Coefficients, comp: Component, block: numbe
   out[0] = comp.dc[block]!;
   for (let j = comp.acStart[block]!; j < comp.acStart[block]! + comp.acCount[block]!; j++) out[ZIGZAG[c.ac.position[j]!]!] = c.ac.value[j]!;
   return out;
+}
+
+/** The bit length of |v|: its JPEG magnitude category, the size nibble of its symbol. */
+export function category(v: number): number {
+  const sign = v >> 31;
+  return 32 - Math.clz32((v ^ sign) - sign);
+}
+
+/** Adds (by = 1) or takes away (by = -1) one block's AC symbols to or from `counts`. */
+export function countAcSymbols(ac: AcCoefficients, start: number, count: number, counts: Uint32Array, by: 1 | -1) {
+  let previous = 0;
+  for (let j = start; j < start + count; j++) {
+    const run = ac.position[j]! - previous - 1;
+    counts[0xf0]! += by * (run >> 4);
+    counts[((run & 15) << 4) | category(ac.value[j]!)]! += by;
+    previous = ac.position[j]!;
+  }
+  if (previous < 63) counts[0]! += by;
 }

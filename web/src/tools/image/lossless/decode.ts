@@ -3,7 +3,7 @@
 // What the lossless path cannot carry over exactly (arithmetic coding, 12-bit samples, CMYK or
 // RGB colour, lossless or hierarchical JPEG) is refused with a reason, for the page to fall
 // back to decoding and re-encoding.
-import { componentBlocks, maxSampling, ZIGZAG, type Coefficients, type Component, type Jfif } from './coefficients';
+import { componentBlocks, countAcSymbols, maxSampling, ZIGZAG, type Coefficients, type Component, type Jfif } from './coefficients';
 import { decodeTable, LOOKAHEAD, type DecodeTable } from './huffman';
 
 export type Unsupported = 'arithmetic' | 'precision' | 'colour' | 'kind' | 'damaged';
@@ -104,6 +104,12 @@ function gather(frame: Frame) {
       }
       c.acCount[block] = ac.length - c.acStart[block]!;
     }
+    for (let y = 0; y < c.blocksHigh; y++) {
+      for (let x = 0; x < c.blocksWide; x++) {
+        const block = y * c.stride + x;
+        countAcSymbols(ac, c.acStart[block]!, c.acCount[block]!, c.acSymbols, 1);
+      }
+    }
   }
 }
 
@@ -171,6 +177,7 @@ function readFrame(seg: Uint8Array, progressive: boolean, jfif: boolean, adobeTr
       dc: new Int16Array(count),
       acStart: new Uint32Array(count),
       acCount: new Uint8Array(count),
+      acSymbols: new Uint32Array(257),
       full: progressive ? new Int16Array(count * 64) : undefined,
     };
   });
@@ -193,13 +200,14 @@ function unstuff(b: Uint8Array, start: number): { data: Uint8Array; intervals: n
   const intervals = [0];
   let n = 0;
   let i = start;
-  while (i < b.length) {
-    const byte = b[i]!;
-    if (byte !== 0xff) {
-      data[n++] = byte;
-      i++;
-      continue;
-    }
+  // Runs without 0xFF are copied whole (natively); each 0xFF is looked at on its own.
+  for (;;) {
+    const ff = b.indexOf(0xff, i);
+    const stop = ff < 0 ? b.length : ff;
+    data.set(b.subarray(i, stop), n);
+    n += stop - i;
+    i = stop;
+    if (ff < 0) break;
     const next = b[i + 1];
     if (next === 0) {
       data[n++] = 0xff;
@@ -398,32 +406,44 @@ function readScan(
   return end;
 }
 
-/** The blocks of a scan in coding order: each one's component (index in the scan) and block index. */
-function scanBlocks(frame: Frame, comps: Component[]): { owner: Uint8Array; at: Int32Array; perMcu: number } {
+interface ScanBlocks {
+  /** By block in coding order: its component (index in the scan), and its block index. */
+  owner: Uint8Array;
+  at: Int32Array;
+  /** 1 for a block holding image data, 0 for the padding of the last MCU column or row. */
+  real: Uint8Array;
+  perMcu: number;
+}
+
+function scanBlocks(frame: Frame, comps: Component[]): ScanBlocks {
   if (comps.length === 1) {
     // One component: its blocks in raster order, only those holding data.
     const c = comps[0]!;
     const at = new Int32Array(c.blocksWide * c.blocksHigh);
     for (let y = 0, i = 0; y < c.blocksHigh; y++) for (let x = 0; x < c.blocksWide; x++) at[i++] = y * c.stride + x;
-    return { owner: new Uint8Array(at.length), at, perMcu: 1 };
+    return { owner: new Uint8Array(at.length), at, real: new Uint8Array(at.length).fill(1), perMcu: 1 };
   }
   const perMcu = comps.reduce((n, c) => n + c.h * c.v, 0);
   const owner = new Uint8Array(frame.mcusWide * frame.mcusHigh * perMcu);
   const at = new Int32Array(owner.length);
+  const real = new Uint8Array(owner.length);
   let i = 0;
   for (let my = 0; my < frame.mcusHigh; my++) {
     for (let mx = 0; mx < frame.mcusWide; mx++) {
       comps.forEach((c, ci) => {
         for (let by = 0; by < c.v; by++) {
           for (let bx = 0; bx < c.h; bx++, i++) {
+            const x = mx * c.h + bx;
+            const y = my * c.v + by;
             owner[i] = ci;
-            at[i] = (my * c.v + by) * c.stride + mx * c.h + bx;
+            at[i] = y * c.stride + x;
+            real[i] = Number(x < c.blocksWide && y < c.blocksHigh);
           }
         }
       });
     }
   }
-  return { owner, at, perMcu };
+  return { owner, at, real, perMcu };
 }
 
 /** A code longer than LOOKAHEAD bits, from the top of `bits` (16 or more valid bits): (length << 8) | symbol. */
@@ -442,7 +462,7 @@ function longCode(t: DecodeTable, buffer: number, count: number): number {
 function decodeSequential(
   data: Uint8Array,
   intervals: number[],
-  order: { owner: Uint8Array; at: Int32Array },
+  order: ScanBlocks,
   blocksPerInterval: number,
   comps: Component[],
   tables: { dc: DecodeTable; ac: DecodeTable }[],
@@ -454,9 +474,11 @@ function decodeSequential(
   let count = 0;
   let interval = 0;
   const pred = new Int32Array(comps.length);
-  const { owner, at } = order;
+  const { owner, at, real } = order;
   const { position, value } = acOut;
   let n = acOut.length;
+  // Padding blocks are counted here, where nobody looks: no branch per coefficient.
+  const uncounted = new Uint32Array(257);
   for (let i = 0; i < at.length; i++) {
     if (blocksPerInterval && i > 0 && i % blocksPerInterval === 0) {
       pos = Math.min(intervals[++interval] ?? last, last);
@@ -491,6 +513,10 @@ function decodeSequential(
     }
     c.dc[block] = pred[ci]!;
 
+    // The AC symbols a baseline encoder would write for this block, counted on the way (see
+    // Component.acSymbols): the run from the last non-zero coefficient, ZRLs for every 16.
+    const symbols = real[i] ? c.acSymbols : uncounted;
+    let previous = 0;
     const start = n;
     for (let k = 1; k < 64; ) {
       if (count < 16) {
@@ -505,6 +531,10 @@ function decodeSequential(
         count -= whole & 0xff;
         k += (whole >> 8) & 15;
         if (k > 63 || n === position.length) throw damaged('coefficients past the end of a block');
+        const run = k - previous - 1;
+        symbols[0xf0]! += run >> 4;
+        symbols[((run & 15) << 4) | ((whole >> 12) & 15)]!++;
+        previous = k;
         position[n] = k++;
         value[n++] = whole >> 16;
         continue;
@@ -527,9 +557,14 @@ function decodeSequential(
       count -= size;
       const v = (buffer >>> count) & ((1 << size) - 1);
       if (n === position.length) throw damaged('more coefficients than the file can hold');
+      const run = k - previous - 1;
+      symbols[0xf0]! += run >> 4;
+      symbols[((run & 15) << 4) | size]!++;
+      previous = k;
       position[n] = k++;
       value[n++] = v + ((((v >> (size - 1)) & 1) - 1) & (1 - (1 << size)));
     }
+    if (previous < 63) symbols[0]!++; // EOB
     c.acStart[block] = start;
     c.acCount[block] = n - start;
   }

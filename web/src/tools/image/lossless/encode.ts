@@ -3,18 +3,12 @@
 // table, SOF0 (SOF1 for 16-bit tables), then one scan with its DHTs. Counting the symbols
 // first and coding them second costs a second pass, and makes the file about as small as the
 // camera's.
-import { maxSampling, ZIGZAG, type AcCoefficients } from './coefficients';
+import { category, maxSampling, ZIGZAG, type AcCoefficients } from './coefficients';
 import { encodeTable, optimalTable, type EncodeTable, type HuffmanSpec } from './huffman';
 import type { Plan, PlannedComponent } from './rearrange';
 
 // The signs of coefficients are as good as random, so a branch on one is mispredicted half the
 // time, at the cost of many simple instructions: the sign-dependent steps below use none.
-
-/** The bit length of |v| (its JPEG magnitude category), for |v| < 2¹⁵. */
-function category(v: number): number {
-  const sign = v >> 31;
-  return 32 - Math.clz32((v ^ sign) - sign);
-}
 
 /** The bits JPEG writes for a value: the value itself, or one less when negative. */
 function valueBits(v: number): number {
@@ -133,6 +127,7 @@ const dcTableOf = (component: number) => (component === 0 ? 0 : 2);
 
 /** How often each symbol occurs, 257 counts per table (for optimalTable). */
 function countSymbols(p: Plan, order: Order): Uint32Array {
+  if (p.components.every((c) => c.acSymbols)) return countFlipSymbols(p, order);
   const counts = new Uint32Array(4 * 257);
   const pred = new Int32Array(p.components.length);
   const s = new BlockSymbols(p);
@@ -149,18 +144,55 @@ function countSymbols(p: Plan, order: Order): Uint32Array {
   return counts;
 }
 
+/**
+ * The same for a transform that keeps each block's coefficients in order: the AC symbols are
+ * the decoder's counts (see PlannedComponent.acSymbols), so only the DCs, whose differences
+ * change with the order of the blocks, and the padding blocks need a look.
+ */
+function countFlipSymbols(p: Plan, order: Order): Uint32Array {
+  const counts = new Uint32Array(4 * 257);
+  p.components.forEach((c, ci) => {
+    const ac = (dcTableOf(ci) + 1) * 257;
+    c.acSymbols!.forEach((n, symbol) => {
+      if (n > 0 && (symbol & 15) > 10) throw new RangeError('an AC coefficient out of range for 8-bit JPEG');
+      counts[ac + symbol]! += n;
+    });
+  });
+  const pred = new Int32Array(p.components.length);
+  for (let i = 0; i < order.block.length; i++) {
+    const ci = order.owner[i]!;
+    const dc = dcTableOf(ci) * 257;
+    const block = order.block[i]!;
+    if (block < 0) {
+      counts[dc]!++; // the DC of the block before
+      counts[dc + 257]!++; // EOB
+      continue;
+    }
+    const value = p.components[ci]!.dc[block]!;
+    const size = category(value - pred[ci]!);
+    if (size > 11) throw new RangeError('a DC difference out of range for 8-bit JPEG');
+    counts[dc + size]!++;
+    pred[ci] = value;
+  }
+  return counts;
+}
+
 /** By symbol: its code and its length in bits, as code << 5 | length, for one lookup per symbol. */
 function packed(t: EncodeTable): Int32Array {
   return Int32Array.from(t.code, (code, s) => (code << 5) | t.length[s]!);
 }
 
-/** Writes the scan's entropy-coded data into `out` from `at`, which has room; returns its end. */
-function writeScan(p: Plan, order: Order, tables: readonly EncodeTable[], out: Uint8Array, at: number): number {
+/**
+ * The scan's entropy-coded data, `bits` long, before stuffing (see Writer.stuffed): a zero
+ * after each 0xFF would cost a test per byte here, where native code does it faster after.
+ */
+function writeScan(p: Plan, order: Order, tables: readonly EncodeTable[], bits: number): Uint8Array {
+  const out = new Uint8Array(Math.ceil(bits / 8));
   const codes = tables.map(packed);
   const pred = new Int32Array(p.components.length);
   const s = new BlockSymbols(p);
   // The bit writer lives in local variables: this loop runs once per symbol of the photo.
-  let n = at;
+  let n = 0;
   let acc = 0;
   let pending = 0; // bits in acc not yet written, always fewer than 8 between symbols
   for (let i = 0; i < order.block.length; i++) {
@@ -191,9 +223,7 @@ function writeScan(p: Plan, order: Order, tables: readonly EncodeTable[], out: U
         pending += length;
         while (pending >= 8) {
           pending -= 8;
-          const byte = (acc >>> pending) & 0xff;
-          out[n++] = byte;
-          if (byte === 0xff) out[n++] = 0; // stuffed, so that it is not read as a marker
+          out[n++] = acc >>> pending; // the store keeps the low 8 bits
         }
         if (rest === 0) break;
         word = s.bits[j]! & ((1 << rest) - 1);
@@ -203,12 +233,8 @@ function writeScan(p: Plan, order: Order, tables: readonly EncodeTable[], out: U
     }
   }
   // Pad the last byte with one bits, as T.81 asks.
-  if (pending > 0) {
-    const byte = ((acc << (8 - pending)) | ((1 << (8 - pending)) - 1)) & 0xff;
-    out[n++] = byte;
-    if (byte === 0xff) out[n++] = 0;
-  }
-  return n;
+  if (pending > 0) out[n++] = (acc << (8 - pending)) | ((1 << (8 - pending)) - 1);
+  return out.subarray(0, n);
 }
 
 /** Appends bytes to a growing buffer. */
@@ -238,6 +264,18 @@ class Writer {
   segment(marker: number, payload: ArrayLike<number>) {
     this.bytes([0xff, marker, (payload.length + 2) >> 8, (payload.length + 2) & 0xff]);
     this.bytes(payload);
+  }
+
+  /** Entropy-coded data, with a zero after each 0xFF so that none reads as a marker. */
+  stuffed(data: Uint8Array) {
+    this.room(data.length + (data.length >> 7) + 16);
+    let from = 0;
+    for (let at = data.indexOf(0xff); at >= 0; at = data.indexOf(0xff, at + 1)) {
+      this.bytes(data.subarray(from, at + 1));
+      this.bytes([0]);
+      from = at + 1;
+    }
+    this.bytes(data.subarray(from));
   }
 
   result(): Uint8Array {
@@ -297,13 +335,12 @@ export function writeJpeg(p: Plan, segments: readonly Uint8Array[], sizeHint: nu
   w.segment(0xda, scan);
 
   const tables = specs.flatMap((s) => [encodeTable(s.dc), encodeTable(s.ac)]);
-  // The exact size of the coded data, from the counts; stuffing may double it at worst.
+  // The exact size of the coded data, from the counts.
   let bits = 0;
   tables.forEach((t, table) => {
     for (let symbol = 0; symbol < 256; symbol++) bits += count(table)[symbol]! * (t.length[symbol]! + (table & 1 ? symbol & 15 : symbol));
   });
-  w.room(2 * Math.ceil(bits / 8) + 2);
-  w.length = writeScan(p, order, tables, w.buffer, w.length);
+  w.stuffed(writeScan(p, order, tables, bits));
   w.bytes([0xff, 0xd9]);
   return w.result();
 }

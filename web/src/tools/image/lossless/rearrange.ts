@@ -7,7 +7,7 @@
 // bottom edges. They cannot move to the left or top edge (JPEG always pads right and bottom),
 // so, as `jpegtran -trim` does, the transform drops the partial MCU column or row that would.
 import { inverse, mapPoint, outputSize, type Transform } from '../transform';
-import { componentBlocks, maxSampling, ZIGZAG, type Coefficients, type Component } from './coefficients';
+import { componentBlocks, countAcSymbols, maxSampling, ZIGZAG, type Coefficients, type Component } from './coefficients';
 
 /** How a transform moves the axes: whether it transposes, and which output axes it reverses. */
 function axes(t: Transform) {
@@ -47,6 +47,11 @@ export interface PlannedComponent extends Pick<Component, 'id' | 'tq' | 'dc' | '
   readonly origin: number;
   readonly stepX: number;
   readonly stepY: number;
+  /**
+   * When the transform keeps the order of each block's coefficients (no transpose): the AC
+   * symbol counts of its output blocks, from the decoder's, less the trimmed edge's.
+   */
+  readonly acSymbols?: Uint32Array;
 }
 
 /**
@@ -85,6 +90,16 @@ export function plan(c: Coefficients, t: Transform): Plan {
     // The input block index is affine in the output block's (x, y).
     const index = (p: { x: number; y: number }) => p.y * comp.stride + p.x;
     const origin = index(mapPoint(back, out.width, out.height, 0, 0));
+    let acSymbols: Uint32Array | undefined;
+    if (!transposed) {
+      acSymbols = comp.acSymbols.slice();
+      for (let y = 0; y < comp.blocksHigh; y++) {
+        for (let x = y < blocksHigh ? blocksWide : 0; x < comp.blocksWide; x++) {
+          const block = y * comp.stride + x;
+          countAcSymbols(c.ac, comp.acStart[block]!, comp.acCount[block]!, acSymbols, -1);
+        }
+      }
+    }
     return {
       id: comp.id,
       tq: comp.tq,
@@ -98,6 +113,7 @@ export function plan(c: Coefficients, t: Transform): Plan {
       origin,
       stepX: index(mapPoint(back, out.width, out.height, 1, 0)) - origin,
       stepY: index(mapPoint(back, out.width, out.height, 0, 1)) - origin,
+      acSymbols,
     };
   });
 
