@@ -9,6 +9,9 @@ export const ZIGZAG = Uint8Array.from([
   42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
 ]);
 
+/** By zigzag position: the anti-diagonal (row + column) it lies on. */
+export const DIAGONAL = Uint8Array.from(ZIGZAG, (n) => (n >> 3) + (n & 7));
+
 export interface Component {
   /** The component's id in the frame header (1, 2, 3 in most files). */
   readonly id: number;

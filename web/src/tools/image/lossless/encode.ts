@@ -3,7 +3,7 @@
 // table, SOF0 (SOF1 for 16-bit tables), then one scan with its DHTs. Counting the symbols
 // first and coding them second costs a second pass, and makes the file about as small as the
 // camera's.
-import { category, maxSampling, ZIGZAG, type AcCoefficients } from './coefficients';
+import { category, DIAGONAL, maxSampling, ZIGZAG, type AcCoefficients } from './coefficients';
 import { encodeTable, optimalTable, type EncodeTable, type HuffmanSpec } from './huffman';
 import type { Plan, PlannedComponent } from './rearrange';
 
@@ -88,18 +88,21 @@ class BlockSymbols {
     let start = c.acStart[block]!;
     const count = c.acCount[block]!;
     if (reorders) {
-      // A transpose moves coefficients within their anti-diagonal and reverses the order on
-      // each: put them in output order first (insertion sort, a few moves at most).
+      // A transpose keeps each coefficient on its anti-diagonal, and the zigzag runs along
+      // every anti-diagonal in the other direction: output order is input order with each
+      // diagonal's run reversed.
       const { position, value } = this.sorted;
-      for (let j = 0; j < count; j++) {
-        const k = moveTo[from.position[start + j]!]!;
-        let at = j;
-        for (; at > 0 && position[at - 1]! > k; at--) {
-          position[at] = position[at - 1]!;
-          value[at] = value[at - 1]!;
+      const end = start + count;
+      let out = 0;
+      for (let j = start; j < end; ) {
+        const diagonal = DIAGONAL[from.position[j]!];
+        let next = j + 1;
+        while (next < end && DIAGONAL[from.position[next]!] === diagonal) next++;
+        for (let t = next - 1; t >= j; t--) {
+          position[out] = moveTo[from.position[t]!]!;
+          value[out++] = from.value[t]!;
         }
-        position[at] = k;
-        value[at] = from.value[start + j]!;
+        j = next;
       }
       from = this.sorted;
       start = 0;
