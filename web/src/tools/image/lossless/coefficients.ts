@@ -32,8 +32,9 @@ export interface Component {
   readonly acCount: Uint8Array;
   /**
    * How often each AC symbol (run << 4 | size, ZRL 0xF0, EOB 0) occurs in the blocks holding
-   * data, as a baseline encoder writes them: counted while decoding, so that a flip, which
-   * keeps every block's symbols, needs no pass of its own to build optimal Huffman tables.
+   * data as a baseline encoder writes them, in zigzag order as stored or, when the image was
+   * read for a transposing transform, transposed (see Coefficients.transposedSymbols). Counted
+   * while decoding, so that building optimal Huffman tables needs no pass of its own.
    */
   readonly acSymbols: Uint32Array;
 }
@@ -62,6 +63,8 @@ export interface Coefficients {
   readonly quant: readonly (Uint16Array | undefined)[];
   /** The JFIF header's fields when the file has one. */
   readonly jfif?: Jfif;
+  /** Whether the components' acSymbols count the blocks transposed. */
+  readonly transposedSymbols: boolean;
 }
 
 /** The largest sampling factors: the MCU (and the transform's unit) is 8·maxH × 8·maxV pixels. */
@@ -91,14 +94,37 @@ export function category(v: number): number {
   return 32 - Math.clz32((v ^ sign) - sign);
 }
 
-/** Adds (by = 1) or takes away (by = -1) one block's AC symbols to or from `counts`. */
-export function countAcSymbols(ac: AcCoefficients, start: number, count: number, counts: Uint32Array, by: 1 | -1) {
+/** By zigzag position: the zigzag position of the transposed coefficient. */
+export const TRANSPOSED = (() => {
+  const zigzagOf = new Uint8Array(64);
+  ZIGZAG.forEach((n, k) => (zigzagOf[n] = k));
+  return Uint8Array.from(ZIGZAG, (n) => zigzagOf[(n & 7) * 8 + (n >> 3)]!);
+})();
+
+/**
+ * Adds (by = 1) or takes away (by = -1) one block's AC symbols to or from `counts`, as stored
+ * or transposed. A transpose keeps each coefficient on its anti-diagonal, and the zigzag runs
+ * along each anti-diagonal the other way: transposed order is stored order with each
+ * diagonal's run reversed.
+ */
+export function countAcSymbols(ac: AcCoefficients, start: number, count: number, counts: Uint32Array, by: 1 | -1, transposed: boolean) {
   let previous = 0;
-  for (let j = start; j < start + count; j++) {
-    const run = ac.position[j]! - previous - 1;
+  const symbol = (k: number, v: number) => {
+    const run = k - previous - 1;
     counts[0xf0]! += by * (run >> 4);
-    counts[((run & 15) << 4) | category(ac.value[j]!)]! += by;
-    previous = ac.position[j]!;
+    counts[((run & 15) << 4) | category(v)]! += by;
+    previous = k;
+  };
+  const end = start + count;
+  for (let j = start; j < end; ) {
+    let next = j + 1;
+    if (!transposed) symbol(ac.position[j]!, ac.value[j]!);
+    else {
+      const diagonal = DIAGONAL[ac.position[j]!];
+      while (next < end && DIAGONAL[ac.position[next]!] === diagonal) next++;
+      for (let t = next - 1; t >= j; t--) symbol(TRANSPOSED[ac.position[t]!]!, ac.value[t]!);
+    }
+    j = next;
   }
   if (previous < 63) counts[0]! += by;
 }

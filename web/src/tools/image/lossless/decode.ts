@@ -9,8 +9,11 @@ import { damaged, UnsupportedJpeg } from './unsupported';
 
 export { UnsupportedJpeg, type Unsupported } from './unsupported';
 
-/** The coefficients of a JPEG, or throws UnsupportedJpeg. */
-export function readCoefficients(b: Uint8Array): Coefficients {
+/**
+ * The coefficients of a JPEG, or throws UnsupportedJpeg. `transposedSymbols`: count the AC
+ * symbols as a transposing transform will write them (Component.acSymbols).
+ */
+export function readCoefficients(b: Uint8Array, { transposedSymbols = false } = {}): Coefficients {
   if (b[0] !== 0xff || b[1] !== 0xd8) throw damaged('no SOI');
   const quant: (Uint16Array | undefined)[] = [];
   const dcTables: (DecodeTable | undefined)[] = [];
@@ -40,7 +43,7 @@ export function readCoefficients(b: Uint8Array): Coefficients {
     } else if (marker === 0xee && seg.length >= 12 && String.fromCharCode(...seg.subarray(0, 5)) === 'Adobe') adobeTransform = seg[11];
     else if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) {
       if (frame) throw damaged('two frame headers');
-      frame = readFrame(seg, marker === 0xc2, jfif !== undefined, adobeTransform, b.length);
+      frame = readFrame(seg, marker === 0xc2, jfif !== undefined, adobeTransform, b.length, transposedSymbols);
     } else if (marker === 0xcc || (marker >= 0xc9 && marker <= 0xcf)) {
       // DAC, or a frame header SOF9–11, SOF13–15.
       throw new UnsupportedJpeg('arithmetic', 'arithmetic coding');
@@ -56,7 +59,7 @@ export function readCoefficients(b: Uint8Array): Coefficients {
   if (frame.progressive) gather(frame);
   const { position, value, length } = frame.ac;
   const components = frame.components.map(({ full: _, ...c }) => c);
-  return { width: frame.width, height: frame.height, components, ac: { position: position.subarray(0, length), value: value.subarray(0, length) }, quant, jfif };
+  return { width: frame.width, height: frame.height, components, ac: { position: position.subarray(0, length), value: value.subarray(0, length) }, quant, jfif, transposedSymbols };
 }
 
 /** Progressive: the blocks' final coefficients, into the compact form sequential scans write directly. */
@@ -80,7 +83,7 @@ function gather(frame: Frame) {
     for (let y = 0; y < c.blocksHigh; y++) {
       for (let x = 0; x < c.blocksWide; x++) {
         const block = y * c.stride + x;
-        countAcSymbols(ac, c.acStart[block]!, c.acCount[block]!, c.acSymbols, 1);
+        countAcSymbols(ac, c.acStart[block]!, c.acCount[block]!, c.acSymbols, 1, frame.transposedSymbols);
       }
     }
   }
@@ -112,7 +115,14 @@ function readHuffman(seg: Uint8Array, dc: (DecodeTable | undefined)[], ac: (Deco
   }
 }
 
-function readFrame(seg: Uint8Array, progressive: boolean, jfif: boolean, adobeTransform: number | undefined, fileSize: number): Frame {
+function readFrame(
+  seg: Uint8Array,
+  progressive: boolean,
+  jfif: boolean,
+  adobeTransform: number | undefined,
+  fileSize: number,
+  transposedSymbols: boolean,
+): Frame {
   if (seg[0] !== 8) throw new UnsupportedJpeg('precision', `${seg[0]}-bit samples`);
   const height = (seg[1]! << 8) | seg[2]!;
   const width = (seg[3]! << 8) | seg[4]!;
@@ -154,5 +164,5 @@ function readFrame(seg: Uint8Array, progressive: boolean, jfif: boolean, adobeTr
   // code and a value), so this bounds them; the memory is only touched as far as it is used.
   const bound = Math.min(63 * blocks, 8 * fileSize);
   const ac = { position: new Uint8Array(bound), value: new Int16Array(bound), length: 0 };
-  return { width, height, progressive, components, mcusWide, mcusHigh, ac };
+  return { width, height, progressive, components, mcusWide, mcusHigh, ac, transposedSymbols };
 }

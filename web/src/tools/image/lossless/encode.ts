@@ -1,8 +1,8 @@
 // Writes a planned (transformed) image as a baseline JPEG with optimal Huffman tables, laid out
 // as libjpeg lays out `jpegtran -optimize` output: SOI, JFIF, the kept metadata, one DQT per
-// table, SOF0 (SOF1 for 16-bit tables), then one scan with its DHTs. Counting the symbols
-// first and coding them second costs a second pass, and makes the file about as small as the
-// camera's.
+// table, SOF0 (SOF1 for 16-bit tables), then one scan with its DHTs. Optimal tables need the
+// symbols counted before any is written: the decoder has counted the AC symbols, so only the
+// DCs take a pass of their own. They make the file about as small as the camera's, or smaller.
 import { category, DIAGONAL, maxSampling, ZIGZAG, type AcCoefficients } from './coefficients';
 import { encodeTable, optimalTable, type EncodeTable, type HuffmanSpec } from './huffman';
 import type { Plan, PlannedComponent } from './rearrange';
@@ -88,9 +88,7 @@ class BlockSymbols {
     let start = c.acStart[block]!;
     const count = c.acCount[block]!;
     if (reorders) {
-      // A transpose keeps each coefficient on its anti-diagonal, and the zigzag runs along
-      // every anti-diagonal in the other direction: output order is input order with each
-      // diagonal's run reversed.
+      // Transposed: each diagonal's run reversed (see countAcSymbols).
       const { position, value } = this.sorted;
       const end = start + count;
       let out = 0;
@@ -128,35 +126,16 @@ class BlockSymbols {
 /** Tables 0 (DC) and 1 (AC) serve luma, 2 and 3 chroma, as libjpeg assigns them. */
 const dcTableOf = (component: number) => (component === 0 ? 0 : 2);
 
-/** How often each symbol occurs, 257 counts per table (for optimalTable). */
-function countSymbols(p: Plan, order: Order): Uint32Array {
-  if (p.components.every((c) => c.acSymbols)) return countFlipSymbols(p, order);
-  const counts = new Uint32Array(4 * 257);
-  const pred = new Int32Array(p.components.length);
-  const s = new BlockSymbols(p);
-  for (let i = 0; i < order.block.length; i++) {
-    const ci = order.owner[i]!;
-    const c = p.components[ci]!;
-    const block = order.block[i]!;
-    s.read(c, block, pred[ci]!);
-    if (block >= 0) pred[ci] = c.dc[block]!;
-    const dc = dcTableOf(ci) * 257;
-    counts[dc + s.symbol[0]!]!++;
-    for (let j = 1; j < s.length; j++) counts[dc + 257 + s.symbol[j]!]!++;
-  }
-  return counts;
-}
-
 /**
- * The same for a transform that keeps each block's coefficients in order: the AC symbols are
- * the decoder's counts (see PlannedComponent.acSymbols), so only the DCs, whose differences
+ * How often each symbol occurs, 257 counts per table (for optimalTable). The AC symbols were
+ * counted by the decoder (see PlannedComponent.acSymbols): only the DCs, whose differences
  * change with the order of the blocks, and the padding blocks need a look.
  */
-function countFlipSymbols(p: Plan, order: Order): Uint32Array {
+function countSymbols(p: Plan, order: Order): Uint32Array {
   const counts = new Uint32Array(4 * 257);
   p.components.forEach((c, ci) => {
     const ac = (dcTableOf(ci) + 1) * 257;
-    c.acSymbols!.forEach((n, symbol) => {
+    c.acSymbols.forEach((n, symbol) => {
       if (n > 0 && (symbol & 15) > 10) throw new RangeError('an AC coefficient out of range for 8-bit JPEG');
       counts[ac + symbol]! += n;
     });

@@ -5,7 +5,7 @@
 import { hasAscii } from '../bytes';
 import { jpegOrientation } from '../exif';
 import { jpegHead } from '../jpeg';
-import { compose, fromExifOrientation, type Transform } from '../transform';
+import { compose, fromExifOrientation, swapsAxes, type Transform } from '../transform';
 import { readCoefficients, UnsupportedJpeg, type Unsupported } from './decode';
 import { writeJpeg } from './encode';
 import { keptSize, plan } from './rearrange';
@@ -29,7 +29,7 @@ const ICC_PROFILE = 'ICC_PROFILE\0';
 export function flipJpegLossless(bytes: Uint8Array, transform: Transform, edges: Edges): LosslessResult {
   try {
     const whole = compose(fromExifOrientation(jpegOrientation(bytes)), transform);
-    const input = readCoefficients(bytes);
+    const input = readCoefficients(bytes, { transposedSymbols: swapsAxes(whole) });
     const kept = keptSize(input, whole);
     const trimmed = kept.width !== input.width || kept.height !== input.height;
     if (kept.width === 0 || kept.height === 0) return { ok: false, reason: 'tooSmall', detail: `${input.width}×${input.height} is smaller than one MCU` };

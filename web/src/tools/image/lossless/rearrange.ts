@@ -7,7 +7,7 @@
 // bottom edges. They cannot move to the left or top edge (JPEG always pads right and bottom),
 // so, as `jpegtran -trim` does, the transform drops the partial MCU column or row that would.
 import { inverse, mapPoint, outputSize, type Transform } from '../transform';
-import { componentBlocks, countAcSymbols, maxSampling, ZIGZAG, type Coefficients, type Component } from './coefficients';
+import { componentBlocks, countAcSymbols, maxSampling, TRANSPOSED, ZIGZAG, type Coefficients, type Component } from './coefficients';
 
 /** How a transform moves the axes: whether it transposes, and which output axes it reverses. */
 function axes(t: Transform) {
@@ -47,11 +47,8 @@ export interface PlannedComponent extends Pick<Component, 'id' | 'tq' | 'dc' | '
   readonly origin: number;
   readonly stepX: number;
   readonly stepY: number;
-  /**
-   * When the transform keeps the order of each block's coefficients (no transpose): the AC
-   * symbol counts of its output blocks, from the decoder's, less the trimmed edge's.
-   */
-  readonly acSymbols?: Uint32Array;
+  /** How often each AC symbol occurs in its output blocks (see Component.acSymbols). */
+  readonly acSymbols: Uint32Array;
 }
 
 /**
@@ -77,9 +74,7 @@ export function plan(c: Coefficients, t: Transform): Plan {
   // Output natural position (row, col) comes from (col, row) when transposed, and changes sign
   // on odd columns when mirrored left to right, on odd rows when mirrored top to bottom.
   const from = (n: number) => (transposed ? (n & 7) * 8 + (n >> 3) : n);
-  const zigzagOf = new Uint8Array(64);
-  ZIGZAG.forEach((n, k) => (zigzagOf[n] = k));
-  const moveTo = Uint8Array.from(ZIGZAG, (n) => zigzagOf[from(n)]!);
+  const moveTo = transposed ? TRANSPOSED : Uint8Array.from(ZIGZAG, (_, k) => k);
   const sign = Int8Array.from(ZIGZAG, (n) => ((reverseX && (n & 1) === 1) !== (reverseY && ((n >> 3) & 1) === 1) ? -1 : 1));
 
   const back = inverse(t);
@@ -90,14 +85,15 @@ export function plan(c: Coefficients, t: Transform): Plan {
     // The input block index is affine in the output block's (x, y).
     const index = (p: { x: number; y: number }) => p.y * comp.stride + p.x;
     const origin = index(mapPoint(back, out.width, out.height, 0, 0));
-    let acSymbols: Uint32Array | undefined;
-    if (!transposed) {
-      acSymbols = comp.acSymbols.slice();
-      for (let y = 0; y < comp.blocksHigh; y++) {
-        for (let x = y < blocksHigh ? blocksWide : 0; x < comp.blocksWide; x++) {
-          const block = y * comp.stride + x;
-          countAcSymbols(c.ac, comp.acStart[block]!, comp.acCount[block]!, acSymbols, -1);
-        }
+    // The decoder's counts less the trimmed edge's; or, read for the other kind of transform,
+    // counted afresh over the blocks kept.
+    const fresh = c.transposedSymbols !== transposed;
+    const acSymbols = fresh ? new Uint32Array(257) : comp.acSymbols.slice();
+    for (let y = 0; y < comp.blocksHigh; y++) {
+      for (let x = fresh || y >= blocksHigh ? 0 : blocksWide; x < comp.blocksWide; x++) {
+        const block = y * comp.stride + x;
+        const kept = x < blocksWide && y < blocksHigh;
+        if (kept === fresh) countAcSymbols(c.ac, comp.acStart[block]!, comp.acCount[block]!, acSymbols, fresh ? 1 : -1, transposed);
       }
     }
     return {

@@ -2,7 +2,7 @@
 // goes straight into the compact form with a bit reader held in local variables, as fast as
 // this gets in JavaScript; a progressive scan refines full 64-coefficient blocks, and the frame
 // is made compact once all its scans are in (decode.ts). Restart markers are honoured in both.
-import { ZIGZAG, type Component } from './coefficients';
+import { countAcSymbols, ZIGZAG, type Component } from './coefficients';
 import { LOOKAHEAD, type DecodeTable } from './huffman';
 import { damaged } from './unsupported';
 
@@ -15,6 +15,8 @@ export interface Frame {
   mcusHigh: number;
   /** The non-zero AC coefficients as they are decoded (sequential scans) or gathered (progressive). */
   ac: { position: Uint8Array; value: Int16Array; length: number };
+  /** Count the AC symbols transposed (Coefficients.transposedSymbols). */
+  transposedSymbols: boolean;
 }
 
 export interface FrameComponent extends Component {
@@ -149,7 +151,7 @@ export function readScan(
   const order = scanBlocks(frame, scanComps.map((s) => s.c));
   if (!frame.progressive) {
     const tables = scanComps.map((s) => ({ dc: s.dc ?? missingTable(), ac: s.ac ?? missingTable() }));
-    decodeSequential(data, intervals, order, restartInterval * order.perMcu, scanComps.map((s) => s.c), tables, frame.ac);
+    decodeSequential(data, intervals, order, restartInterval * order.perMcu, scanComps.map((s) => s.c), tables, frame);
     return end;
   }
   const r = new BitReader(data);
@@ -304,8 +306,10 @@ function decodeSequential(
   blocksPerInterval: number,
   comps: Component[],
   tables: { dc: DecodeTable; ac: DecodeTable }[],
-  acOut: Frame['ac'],
+  frame: Frame,
 ) {
+  const acOut = frame.ac;
+  const transposed = frame.transposedSymbols;
   const last = data.length - 2;
   let pos = 0;
   let buffer = 0;
@@ -353,7 +357,7 @@ function decodeSequential(
 
     // The AC symbols a baseline encoder would write for this block, counted on the way (see
     // Component.acSymbols): the run from the last non-zero coefficient, ZRLs for every 16.
-    const symbols = real[i] ? c.acSymbols : uncounted;
+    const symbols = real[i] && !transposed ? c.acSymbols : uncounted;
     let previous = 0;
     const start = n;
     for (let k = 1; k < 64; ) {
@@ -403,6 +407,8 @@ function decodeSequential(
       value[n++] = v + ((((v >> (size - 1)) & 1) - 1) & (1 - (1 << size)));
     }
     if (previous < 63) symbols[0]!++; // EOB
+    // Counted in transposed order instead: a second, short loop over what was just written.
+    if (transposed && real[i]) countAcSymbols(acOut, start, n - start, c.acSymbols, 1, true);
     c.acStart[block] = start;
     c.acCount[block] = n - start;
   }
