@@ -109,20 +109,17 @@ export const TRANSPOSED = (() => {
  */
 export function countAcSymbols(ac: AcCoefficients, start: number, count: number, counts: Uint32Array, by: 1 | -1, transposed: boolean) {
   let previous = 0;
-  const symbol = (k: number, v: number) => {
-    const run = k - previous - 1;
-    counts[0xf0]! += by * (run >> 4);
-    counts[((run & 15) << 4) | category(v)]! += by;
-    previous = k;
-  };
   const end = start + count;
   for (let j = start; j < end; ) {
+    // Stored: one coefficient at a time. Transposed: a diagonal's run at a time, reversed.
     let next = j + 1;
-    if (!transposed) symbol(ac.position[j]!, ac.value[j]!);
-    else {
-      const diagonal = DIAGONAL[ac.position[j]!];
-      while (next < end && DIAGONAL[ac.position[next]!] === diagonal) next++;
-      for (let t = next - 1; t >= j; t--) symbol(TRANSPOSED[ac.position[t]!]!, ac.value[t]!);
+    if (transposed) while (next < end && DIAGONAL[ac.position[next]!] === DIAGONAL[ac.position[j]!]) next++;
+    for (let t = next - 1; t >= j; t--) {
+      const k = transposed ? TRANSPOSED[ac.position[t]!]! : ac.position[t]!;
+      const run = k - previous - 1;
+      counts[0xf0]! += by * (run >> 4);
+      counts[((run & 15) << 4) | category(ac.value[t]!)]! += by;
+      previous = k;
     }
     j = next;
   }
