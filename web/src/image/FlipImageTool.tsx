@@ -247,35 +247,24 @@ export function FlipImageTool({ lang }: { lang: string }) {
               ))}
             </div>
             <h2>{t('output')}</h2>
-            <div className="field">
-              <label htmlFor="flip-format">{t('format')}</label>
-              <select id="flip-format" value={settings.output} onChange={(e) => setSettings({ ...settings, output: e.target.value as OutputChoice })}>
-                {outputChoices.map((c) => (
-                  <option key={c} value={c}>
-                    {t(`formats.${c}`)}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <ChoiceField
+              id="flip-format"
+              label={t('format')}
+              value={settings.output}
+              choices={outputChoices}
+              text={(c) => t(`formats.${c}`)}
+              onChange={(output) => setSettings({ ...settings, output })}
+            />
             {losslessJpegs && (
-              <div className="field">
-                <label htmlFor="flip-edges">{t('lossless.edges')}</label>
-                <select
-                  id="flip-edges"
-                  value={settings.edges}
-                  aria-describedby="flip-edges-hint"
-                  onChange={(e) => setSettings({ ...settings, edges: e.target.value as Edges })}
-                >
-                  {edgeChoices.map((c) => (
-                    <option key={c} value={c}>
-                      {t(`lossless.edgesOptions.${c}`)}
-                    </option>
-                  ))}
-                </select>
-                <p id="flip-edges-hint" className="field-hint">
-                  {t('lossless.hint')}
-                </p>
-              </div>
+              <ChoiceField
+                id="flip-edges"
+                label={t('lossless.edges')}
+                hint={t('lossless.hint')}
+                value={settings.edges}
+                choices={edgeChoices}
+                text={(c) => t(`lossless.edgesOptions.${c}`)}
+                onChange={(edges) => setSettings({ ...settings, edges })}
+              />
             )}
             {lossy && (
               <div className="field">
@@ -292,24 +281,15 @@ export function FlipImageTool({ lang }: { lang: string }) {
                 />
               </div>
             )}
-            <div className="field">
-              <label htmlFor="flip-metadata">{t('metadata')}</label>
-              <select
-                id="flip-metadata"
-                value={settings.metadata}
-                aria-describedby="flip-metadata-hint"
-                onChange={(e) => setSettings({ ...settings, metadata: e.target.value as Settings['metadata'] })}
-              >
-                {metadataChoices.map((c) => (
-                  <option key={c} value={c}>
-                    {t(`metadataOptions.${c}`)}
-                  </option>
-                ))}
-              </select>
-              <p id="flip-metadata-hint" className="field-hint">
-                {t('metadataHint')}
-              </p>
-            </div>
+            <ChoiceField
+              id="flip-metadata"
+              label={t('metadata')}
+              hint={t('metadataHint')}
+              value={settings.metadata}
+              choices={metadataChoices}
+              text={(c) => t(`metadataOptions.${c}`)}
+              onChange={(metadata) => setSettings({ ...settings, metadata })}
+            />
             <div className="result-actions">
               <button type="button" disabled={Boolean(busy)} onClick={() => void download()} aria-keyshortcuts="Control+S">
                 {items.length > 1 ? t('downloadZip') : t('download')}
@@ -409,6 +389,36 @@ export function FlipImageTool({ lang }: { lang: string }) {
           ))}
         </dl>
       </section>
+    </div>
+  );
+}
+
+/** A labelled select of fixed choices, with an optional hint under it. */
+function ChoiceField<T extends string>(props: {
+  id: string;
+  label: string;
+  hint?: string;
+  value: T;
+  choices: readonly T[];
+  text: (choice: T) => string;
+  onChange: (choice: T) => void;
+}) {
+  const { id, label, hint, value, choices, text, onChange } = props;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} aria-describedby={hint ? `${id}-hint` : undefined} onChange={(e) => onChange(e.target.value as T)}>
+        {choices.map((c) => (
+          <option key={c} value={c}>
+            {text(c)}
+          </option>
+        ))}
+      </select>
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint">
+          {hint}
+        </p>
+      )}
     </div>
   );
 }
