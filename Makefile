@@ -16,7 +16,7 @@ web: node_modules
 	npx tsc -p .
 	npx vitest run --config web/vite.config.ts web/src/i18n/messages.test.ts
 	npx vite build -c web/vite.config.ts --logLevel warn
-	npx vite build -c web/vite.config.ts --ssr src/entry-server.tsx --logLevel warn
+	npx vite build -c web/vite.config.ts --ssr src/app/entry-server.tsx --logLevel warn
 	node web/scripts/prerender.mjs
 
 node_modules: package.json package-lock.json

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { expect, hydrated, messages, namespaceMessages, test } from './fixtures';
 import { decode, gradient, png } from './images';
 
-type AccountMessages = typeof import('../web/src/locales/account/en.json');
+type AccountMessages = typeof import('../web/src/features/account/locales/en.json');
 const m = namespaceMessages<AccountMessages>('account', 'en');
 const en = messages('en');
 const password = 'correct horse battery';
@@ -366,10 +366,10 @@ test.describe('page weight', () => {
   // The account's chunks, from the build's manifest: the runtime, the dialog, and its messages.
   const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '../web/build/client/.vite/manifest.json'), 'utf8')) as Record<string, { file: string }>;
   const fileOf = (key: string) => `/${manifest[key]!.file}`;
-  const runtime = fileOf('src/account/app.tsx');
-  const dialogChunk = fileOf('src/account/AccountDialog.tsx');
+  const runtime = fileOf('src/features/account/app.tsx');
+  const dialogChunk = fileOf('src/features/account/AccountDialog.tsx');
   const accountMessages = Object.keys(manifest)
-    .filter((k) => k.startsWith('src/locales/account/'))
+    .filter((k) => k.startsWith('src/features/account/locales/'))
     .map(fileOf);
 
   const requestsDuring = async (page: Page, action: () => Promise<void>) => {

@@ -4,10 +4,10 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, hydrated, namespaceMessages, test } from './fixtures';
 
-type AreaMessages = typeof import('../web/src/locales/area/en.json');
-type CalcMessages = typeof import('../web/src/locales/calc/en.json');
+type AreaMessages = typeof import('../web/src/features/area/locales/en.json');
+type CalcMessages = typeof import('../web/src/calculator/locales/en.json');
 const area = (code: string) => namespaceMessages<AreaMessages>('area', code);
-const calc = (code: string) => namespaceMessages<CalcMessages>('calc', code);
+const calc = (code: string) => namespaceMessages<CalcMessages>('calculator', code);
 
 const base = { en: '/area-calculator', de: '/de/area-calculator', jp: '/jp/area-calculator' } as const;
 

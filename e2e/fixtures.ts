@@ -1,6 +1,6 @@
 // A page that fails its test on any console error or uncaught exception.
 import { test as base, expect } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import site from '../internal/site/site.json' with { type: 'json' };
 
@@ -18,10 +18,10 @@ export const test = base.extend<{ consoleErrors: string[] }>({
   ],
 });
 
-export type Messages = typeof import('../web/src/locales/en.json');
+export type Messages = typeof import('../web/src/i18n/locales/en.json');
 
 export function messages(code: string): Messages {
-  return JSON.parse(readFileSync(join(import.meta.dirname, `../web/src/locales/${code}.json`), 'utf8'));
+  return JSON.parse(readFileSync(join(import.meta.dirname, `../web/src/i18n/locales/${code}.json`), 'utf8'));
 }
 
 export function pagePath(page: string, code: string): string {
@@ -32,9 +32,11 @@ export function pagePath(page: string, code: string): string {
 
 export const routes = site.locales.flatMap((l) => site.pages.map((p) => ({ locale: l, page: p, path: pagePath(p.name, l.code) })));
 
-/** The messages of a page namespace (web/src/locales/{ns}/{code}.json). */
+/** The messages of a namespace: web/src/{ns}/locales/{code}.json, or features/{ns}/ for a feature's. */
 export function namespaceMessages<T = Record<string, unknown>>(ns: string, code: string): T {
-  return JSON.parse(readFileSync(join(import.meta.dirname, `../web/src/locales/${ns}/${code}.json`), 'utf8'));
+  const src = join(import.meta.dirname, '../web/src');
+  const dir = existsSync(join(src, ns, 'locales')) ? join(src, ns) : join(src, 'features', ns);
+  return JSON.parse(readFileSync(join(dir, 'locales', `${code}.json`), 'utf8'));
 }
 
 /** Waits until the prerendered page is live (hydrated, runtime started). */

@@ -7,11 +7,11 @@ import type { Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hasGps, jpegOrientation, readExif, withExif } from '../web/src/tools/image/exif';
+import { hasGps, jpegOrientation, readExif, withExif } from '../web/src/features/flip/logic/exif';
 import { expect, hydrated, namespaceMessages, test } from './fixtures';
 import { at, blocksJpeg, decode, gradient, png, type Pixels } from './images';
 
-type FlipMessages = typeof import('../web/src/locales/flip/en.json');
+type FlipMessages = typeof import('../web/src/features/flip/locales/en.json');
 const flip = (code: string) => namespaceMessages<FlipMessages>('flip', code);
 const fill = (text: string, values: Record<string, string | number>) =>
   text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(values[k]));

@@ -3,12 +3,12 @@
 // the image re-encoded), and what the path cannot do is re-encoded with a notice.
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { jpegtran, makeJpeg } from '../web/src/tools/image/lossless/testJpegs';
-import { withExif } from '../web/src/tools/image/exif';
+import { jpegtran, makeJpeg } from '../web/src/features/flip/logic/lossless/testJpegs';
+import { withExif } from '../web/src/features/flip/logic/exif';
 import { expect, hydrated, namespaceMessages, test } from './fixtures';
 import { at, decode } from './images';
 
-type FlipMessages = typeof import('../web/src/locales/flip/en.json');
+type FlipMessages = typeof import('../web/src/features/flip/locales/en.json');
 const flip = (code: string) => namespaceMessages<FlipMessages>('flip', code);
 const fill = (text: string, values: Record<string, string | number>) =>
   text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(values[k]));

@@ -5,11 +5,11 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, hydrated, namespaceMessages, test } from './fixtures';
 
-type SpeedMessages = typeof import('../web/src/locales/speed/en.json');
-type CalcMessages = typeof import('../web/src/locales/calc/en.json');
+type SpeedMessages = typeof import('../web/src/features/speed/locales/en.json');
+type CalcMessages = typeof import('../web/src/calculator/locales/en.json');
 
 const speedMessages = (code: string) => namespaceMessages<SpeedMessages>('speed', code);
-const calcMessages = (code: string) => namespaceMessages<CalcMessages>('calc', code);
+const calcMessages = (code: string) => namespaceMessages<CalcMessages>('calculator', code);
 const fill = (text: string, values: Record<string, string | number>) =>
   text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name]));
 

@@ -11,7 +11,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     emptyOutDir: true,
     manifest: !isSsrBuild,
     assetsDir: 'assets',
-    rolldownOptions: isSsrBuild ? {} : { input: 'web/src/entry-client.tsx' },
+    rolldownOptions: isSsrBuild ? {} : { input: 'web/src/app/entry-client.tsx' },
   },
   // Module workers can split their code: the flipper's worker loads the lossless JPEG
   // transform only when a JPEG is saved as JPEG.

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createI18n, ensureMessages, ensureNamespaces, type Loader, type Namespace } from '.';
-import en from '../locales/en.json';
-import de from '../locales/de.json';
-import calcEn from '../locales/calc/en.json';
-import calcDe from '../locales/calc/de.json';
-import areaDe from '../locales/area/de.json';
-import accountDe from '../locales/account/de.json';
-import accountEn from '../locales/account/en.json';
+import en from './locales/en.json';
+import de from './locales/de.json';
+import calcEn from '../calculator/locales/en.json';
+import calculatorDe from '../calculator/locales/de.json';
+import areaDe from '../features/area/locales/de.json';
+import accountDe from '../features/account/locales/de.json';
+import accountEn from '../features/account/locales/en.json';
 
 type Table = Record<string, object | Error>;
 
@@ -30,24 +30,24 @@ describe('i18n', () => {
   });
 
   it("loads a page's own namespaces with it", async () => {
-    const load = loader({ 'translation/de': de, 'calc/de': calcDe, 'area/de': areaDe });
+    const load = loader({ 'translation/de': de, 'calculator/de': calculatorDe, 'area/de': areaDe });
     const i18n = await createI18n('de', 'area-calculator', load);
-    expect(calls(load)).toEqual(['area/de', 'calc/de', 'translation/de']);
-    expect(i18n.t('calc:reset')).toBe(calcDe.reset);
+    expect(calls(load)).toEqual(['area/de', 'calculator/de', 'translation/de']);
+    expect(i18n.t('calculator:reset')).toBe(calculatorDe.reset);
   });
 
   it('logs a failed load and goes on with the English fallback of that namespace', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const load = loader({ 'translation/de': new Error('network down'), 'translation/en': en, 'calc/de': calcDe });
+    const load = loader({ 'translation/de': new Error('network down'), 'translation/en': en, 'calculator/de': calculatorDe });
     const i18n = await createI18n('de', 'speed-calculator', load);
     expect(error).toHaveBeenCalledWith('Failed locale loading: network down');
     expect(i18n.t('pages.faq.label')).toBe(en.pages.faq.label);
-    expect(i18n.t('calc:reset')).toBe(calcDe.reset);
-    expect(calls(load)).not.toContain('calc/en');
+    expect(i18n.t('calculator:reset')).toBe(calculatorDe.reset);
+    expect(calls(load)).not.toContain('calculator/en');
   });
 
   it('does not load a namespace twice', async () => {
-    const load = loader({ 'translation/en': en, 'translation/de': de, 'calc/de': calcDe, 'calc/en': calcEn });
+    const load = loader({ 'translation/en': en, 'translation/de': de, 'calculator/de': calculatorDe, 'calculator/en': calcEn });
     const i18n = await createI18n('en', undefined, load);
     await ensureMessages(i18n, 'de', undefined, load);
     await ensureMessages(i18n, 'de', undefined, load);
@@ -56,11 +56,11 @@ describe('i18n', () => {
   });
 
   it("loads a feature's namespaces on demand, in the current language, once", async () => {
-    const load = loader({ 'translation/de': de, 'account/de': accountDe, 'calc/de': calcDe });
+    const load = loader({ 'translation/de': de, 'account/de': accountDe, 'calculator/de': calculatorDe });
     const i18n = await createI18n('de', 'faq', load);
-    await ensureNamespaces(i18n, ['account', 'calc'], load);
+    await ensureNamespaces(i18n, ['account', 'calculator'], load);
     await ensureNamespaces(i18n, ['account'], load);
-    expect(calls(load)).toEqual(['account/de', 'calc/de', 'translation/de']);
+    expect(calls(load)).toEqual(['account/de', 'calculator/de', 'translation/de']);
     expect(i18n.fixedT('account')('signIn')).toBe(accountDe.signIn);
     expect(i18n.language).toBe('de');
   });

@@ -1,32 +1,41 @@
-// Which message files a page needs, and loading them. `translation` (locales/{code}.json) is
-// on every page; a page namespace (locales/{ns}/{code}.json) only on the pages that use it, so
-// a calculator's words weigh nothing elsewhere; a feature loaded on demand (the account dialog)
+// Which message files a page needs, and loading them. `translation` (i18n/locales/{code}.json)
+// is on every page; a namespace is named after the folder that owns it (features/area/locales/
+// is `area`, calculator/locales/ is `calculator`) and loads only on the pages that use it, so a
+// calculator's words weigh nothing elsewhere; a feature loaded on demand (the account dialog)
 // asks for its own with `ensureNamespaces`. Each file is its own chunk. The build refuses a
 // locale that lacks a key (messages.test.ts), so a page loads its own locale only; English is
 // loaded as the fallback only when a locale's chunk fails to load.
-import { defaultLocale, type LocaleCode, type PageName } from '../site';
+import { defaultLocale, type LocaleCode, type PageName } from '../lib/site';
 import { createTranslator, type I18n, type Namespace } from './translator';
 
 export type { I18n, Namespace } from './translator';
-export type Messages = typeof import('../locales/en.json');
+export type Messages = typeof import('./locales/en.json');
 
 /** The namespaces each page needs besides `translation`; one place for this fact. */
 export const pageNamespaces: Partial<Record<PageName, readonly Namespace[]>> = {
-  'area-calculator': ['calc', 'area'],
-  'speed-calculator': ['calc', 'speed'],
+  'area-calculator': ['calculator', 'area'],
+  'speed-calculator': ['calculator', 'speed'],
   'flip-image': ['flip'],
 };
 
 export type Loader = (ns: Namespace, code: LocaleCode) => Promise<object>;
 
-const chunks = import.meta.glob<object>('../locales/**/*.json', { import: 'default' });
+const chunks = import.meta.glob<object>(['./locales/*.json', '../*/locales/*.json', '../features/*/locales/*.json'], {
+  import: 'default',
+});
 
-const chunkPath = (ns: Namespace, code: LocaleCode) =>
-  ns === 'translation' ? `locales/${code}.json` : `locales/${ns}/${code}.json`;
+/** The glob's key of a path under src/ (Vite writes this folder's own files as ./). */
+const globKey = (path: string) => (path.startsWith('i18n/') ? `./${path.slice(5)}` : `../${path}`);
+
+/** A message file's path under src/: the namespace is the name of the folder that holds locales/. */
+function chunkPath(ns: Namespace, code: LocaleCode): string {
+  if (ns === 'translation') return `i18n/locales/${code}.json`;
+  return chunks[`../${ns}/locales/${code}.json`] ? `${ns}/locales/${code}.json` : `features/${ns}/locales/${code}.json`;
+}
 
 /** Loads one namespace of one locale (its own chunk). */
 export const loadMessages: Loader = (ns, code) => {
-  const load = chunks[`../${chunkPath(ns, code)}`];
+  const load = chunks[globKey(chunkPath(ns, code))];
   if (!load) return Promise.reject(new Error(`no ${ns} messages for locale ${code}`));
   return load();
 };

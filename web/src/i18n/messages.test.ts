@@ -1,19 +1,20 @@
-// Every locale has every key of English, in every namespace (locales/{code}.json and
-// locales/{ns}/{code}.json), translated for real, with its placeholders intact.
-import { readdirSync, readFileSync } from 'node:fs';
+// Every locale has every key of English, in every namespace (i18n/locales/{code}.json and every
+// other folder's locales/{code}.json, named after that folder), translated for real, with its
+// placeholders intact.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { locales, pages } from '../site';
+import { locales, pages } from '../lib/site';
 import allow from './allow-identical.json';
 
-const root = join(__dirname, '../locales');
+const src = join(__dirname, '..');
+const root = join(src, 'i18n/locales');
 const jsonNames = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
-const namespaces = [
-  { ns: 'translation', dir: root },
-  ...readdirSync(root, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => ({ ns: d.name, dir: join(root, d.name) })),
-];
+const owners = (dir: string) =>
+  readdirSync(join(src, dir), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(src, dir, d.name, 'locales')))
+    .map((d) => ({ ns: d.name, dir: join(src, dir, d.name, 'locales') }));
+const namespaces = [{ ns: 'translation', dir: root }, ...owners('.').filter((o) => o.ns !== 'i18n'), ...owners('features')];
 const readIn = (dir: string, code: string) => JSON.parse(readFileSync(join(dir, `${code}.json`), 'utf8'));
 const read = (code: string) => readIn(root, code);
 

@@ -5,7 +5,7 @@ function setup() {
   const i18n = createTranslator('de');
   i18n.addBundle('en', 'translation', { site: { name: 'Handy Tools', only: 'English only' }, hi: 'Hello {{name}}' });
   i18n.addBundle('de', 'translation', { site: { name: 'Handy-Werkzeuge' }, hi: 'Hallo {{name}}, {{ name }}!' });
-  i18n.addBundle('de', 'calc', { reset: 'Zurücksetzen', errors: { notANumber: 'Zum Beispiel {{example}}' } });
+  i18n.addBundle('de', 'calculator', { reset: 'Zurücksetzen', errors: { notANumber: 'Zum Beispiel {{example}}' } });
   return i18n;
 }
 type Loose = (key: string, values?: Record<string, string | number>) => string;
@@ -31,9 +31,9 @@ describe('translator', () => {
 
   it('reads other namespaces by prefix, or as the default of a fixed t', () => {
     const i18n = setup();
-    expect(i18n.t('calc:reset')).toBe('Zurücksetzen');
-    expect(i18n.fixedT('calc')('errors.notANumber', { example: '1,5' })).toBe('Zum Beispiel 1,5');
-    expect(i18n.fixedT('calc')('translation:site.name')).toBe('Handy-Werkzeuge');
+    expect(i18n.t('calculator:reset')).toBe('Zurücksetzen');
+    expect(i18n.fixedT('calculator')('errors.notANumber', { example: '1,5' })).toBe('Zum Beispiel 1,5');
+    expect(i18n.fixedT('calculator')('translation:site.name')).toBe('Handy-Werkzeuge');
   });
 
   it('tells listeners about a language change, once', () => {

@@ -3,21 +3,16 @@
 // demand), typed against the English files so that a wrong key does not compile. i18next did
 // this in ≈ 15 KB brotli of every page's 90 KB budget; this does it in well under 1 KB
 // (docs/decisions.md).
-import type account from '../locales/account/en.json';
-import type area from '../locales/area/en.json';
-import type calc from '../locales/calc/en.json';
-import type en from '../locales/en.json';
-import type flip from '../locales/flip/en.json';
-import type speed from '../locales/speed/en.json';
-import { defaultLocale, type LocaleCode } from '../site';
+import type en from './locales/en.json';
+import { defaultLocale, type LocaleCode } from '../lib/site';
 
+/**
+ * The messages of each namespace, typed from its English file. `translation` is every page's;
+ * each module that owns a namespace adds it from its own `messages.ts` (declaration merging),
+ * so this shared layer names no feature.
+ */
 export interface Resources {
   translation: typeof en;
-  calc: typeof calc;
-  area: typeof area;
-  speed: typeof speed;
-  flip: typeof flip;
-  account: typeof account;
 }
 
 export type Namespace = keyof Resources;

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import de from '../locales/de.json';
-import en from '../locales/en.json';
+import de from '../i18n/locales/de.json';
+import en from '../i18n/locales/en.json';
 import { createTranslator } from '../i18n/translator';
-import type { LocaleCode } from '../site';
+import type { LocaleCode } from '../lib/site';
 import { createHttpClient, HttpError, readCookie, toastStatuses, type HttpDeps } from './http';
 import type { ToastType } from './toasts';
 

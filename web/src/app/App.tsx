@@ -1,0 +1,35 @@
+import { useEffect, useSyncExternalStore } from 'react';
+import { ErrorMessage } from './ErrorMessage';
+import { Layout } from './Layout';
+import { loadedPage } from './pageRegistry';
+import type { ViewStore } from '../router/view';
+import { localeOfPath } from '../lib/site';
+
+interface Props {
+  store: ViewStore;
+  year: number;
+  /** Runs once, after hydration. */
+  onMount?: () => void;
+  /** Replaces the query string of the page on screen; the server has nothing to replace. */
+  replaceSearch?: (search: string) => void;
+}
+
+const noop = () => {};
+
+/** The whole page: layout around the current view (a page, or "Page not found"). */
+export function App({ store, year, onMount, replaceSearch = noop }: Props) {
+  useEffect(() => onMount?.(), []); // once: the boot callback, not a dependency
+  const view = useSyncExternalStore(store.subscribe, store.get, store.get);
+  const locale = view.route?.locale ?? localeOfPath(view.path);
+  const Page = view.route && view.payload ? loadedPage(view.route.page) : undefined;
+  return (
+    <Layout locale={locale} page={view.route?.page} search={view.search} year={year}>
+      {Page && view.payload ? (
+        // Keyed by path: a page in another language starts afresh, with fields in its notation.
+        <Page key={view.path} payload={view.payload} search={view.search} replaceSearch={replaceSearch} />
+      ) : (
+        <ErrorMessage kind="notFound" locale={locale} />
+      )}
+    </Layout>
+  );
+}

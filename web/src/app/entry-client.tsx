@@ -1,0 +1,39 @@
+// Boots a prerendered page: reads its data, loads its messages and page chunk, hydrates,
+// then starts the runtime (navigation, preloading, build check).
+import { hydrateRoot } from 'react-dom/client';
+import { I18nProvider } from '../i18n/react';
+import { App } from './App';
+import { bootDataId, type BootData } from './document';
+import { createI18n } from '../i18n';
+import { loadPage } from './pageRegistry';
+import { startRuntime } from '../router/start';
+import { createViewStore } from '../router/view';
+import './styles.css';
+
+async function main() {
+  const el = document.getElementById(bootDataId);
+  const root = document.getElementById('root');
+  if (!el?.textContent || !root) return; // not an app page: nothing to hydrate
+  const boot = JSON.parse(el.textContent) as BootData;
+  const { route } = boot.payload;
+  const [i18n] = await Promise.all([createI18n(route.locale, route.page), loadPage(route.page)]);
+  const store = createViewStore({ path: location.pathname, search: '', route, payload: boot.payload });
+  const replaceSearch = (search: string) => {
+    history.replaceState(history.state, '', location.pathname + search + location.hash);
+    store.set({ ...store.get(), search });
+  };
+  hydrateRoot(
+    root,
+    <I18nProvider i18n={i18n}>
+      <App
+        store={store}
+        year={boot.year}
+        onMount={() => startRuntime({ boot, store, i18n })}
+        replaceSearch={replaceSearch}
+      />
+    </I18nProvider>,
+    { onRecoverableError: (err) => console.warn('Recoverable render error:', err) },
+  );
+}
+
+main().catch((err) => console.error('Handy Tools failed to start:', err));

@@ -1,0 +1,80 @@
+// The prerender step's view of the app (bundled by `vite build --ssr`; driven by
+// web/scripts/prerender.mjs, which owns all file I/O).
+import { renderToString } from 'react-dom/server';
+import { I18nProvider } from '../i18n/react';
+import { App } from './App';
+import { ErrorMessage } from './ErrorMessage';
+import { Layout } from './Layout';
+import { renderDocument, type Assets } from './document';
+import { pageText } from './content';
+import { createI18n, messageChunks } from '../i18n';
+import { buildPayload, type Payload } from '../router/payload';
+import { loadPage, pageChunk } from './pageRegistry';
+import { createViewStore } from '../router/view';
+import { localeOf, locales, pagePath, routes, routeRules, type LocaleCode, type Route } from '../lib/site';
+
+export { locales, messageChunks, pageChunk, pagePath, routeRules, routes };
+
+/** Prerenders one route: its document and its payload. */
+export async function renderRoute(
+  route: Route,
+  assets: Assets,
+  buildId: string,
+  year: number,
+): Promise<{ html: string; payload: Payload }> {
+  const i18n = await createI18n(route.locale, route.page);
+  await loadPage(route.page);
+  const payload = buildPayload(route, i18n.t, pageText(route.page, route.locale));
+  const store = createViewStore({ path: pagePath(route.page, route.locale), search: '', route, payload });
+  const body = renderToString(
+    <I18nProvider i18n={i18n}>
+      <App store={store} year={year} />
+    </I18nProvider>,
+  );
+  const html = renderDocument({
+    head: payload.head,
+    siteName: i18n.t('site.name'),
+    body,
+    assets,
+    boot: { buildId, year, payload },
+  });
+  return { html, payload };
+}
+
+export const detailMarker = '<!--handy:detail-->';
+
+/** Prerenders the static (script-free) 404 or 500 page of a locale. */
+export async function renderError(
+  code: LocaleCode,
+  status: 404 | 500,
+  styles: string[],
+  year: number,
+): Promise<string> {
+  const i18n = await createI18n(code);
+  const kind = status === 404 ? 'notFound' : 'serverError';
+  const body = renderToString(
+    <I18nProvider i18n={i18n}>
+      <Layout locale={code} search="" year={year}>
+        <ErrorMessage kind={kind} locale={code} detailSlot={status === 404} />
+      </Layout>
+    </I18nProvider>,
+  );
+  const slot = '<div class="error-detail-slot"></div>';
+  if (status === 404 && !body.includes(slot)) throw new Error('404 page lacks its detail slot');
+  const title = `${i18n.t(`errors.${kind}.title`)} | ${i18n.t('site.name')}`;
+  return renderDocument({
+    head: {
+      title,
+      description: i18n.t(`errors.${kind}.body`),
+      lang: localeOf(code).lang,
+      canonical: '',
+      alternates: [],
+      ogLocale: localeOf(code).ogLocale,
+      ogLocaleAlternates: [],
+    },
+    siteName: i18n.t('site.name'),
+    body: body.replace(slot, detailMarker),
+    assets: { styles, preload: [] },
+    noindex: true,
+  });
+}

@@ -1,0 +1,55 @@
+// Page modules are their own chunks, loaded before a page is shown, so a view never suspends.
+// A tool's page module is its feature's `page.tsx` (features/{feature}/page.tsx); the other
+// pages are app/pages/{page name}.tsx.
+import type { ComponentType } from 'react';
+import type { Payload } from '../router/payload';
+import type { PageName } from '../lib/site';
+
+export interface PageProps {
+  payload: Payload;
+  /** The query string of the page (`?a=1`, or ''); '' while the prerendered page hydrates. */
+  search: string;
+  /** Replaces the query string in place (no new history entry). */
+  replaceSearch: (search: string) => void;
+}
+
+type PageModule = { default: ComponentType<PageProps> };
+
+/** The feature that is each tool page: one name for its folder, messages and page module. */
+export const pageFeatures: Partial<Record<PageName, string>> = {
+  'flip-image': 'flip',
+  'area-calculator': 'area',
+  'speed-calculator': 'speed',
+};
+
+const modules = import.meta.glob<PageModule>(['./pages/*.tsx', '../features/*/page.tsx']);
+const loaded = new Map<PageName, ComponentType<PageProps>>();
+
+/** A page module's path under src/. */
+const modulePath = (page: PageName) => {
+  const feature = pageFeatures[page];
+  return feature ? `features/${feature}/page.tsx` : `app/pages/${page}.tsx`;
+};
+
+/** The glob's key of a path under src/ (Vite writes this folder's own files as ./). */
+const globKey = (path: string) => (path.startsWith('app/') ? `./${path.slice(4)}` : `../${path}`);
+
+/** Manifest key of a page's chunk, for the prerender step. */
+export const pageChunk = (page: PageName) => `src/${modulePath(page)}`;
+
+export async function loadPage(page: PageName): Promise<ComponentType<PageProps>> {
+  const cached = loaded.get(page);
+  if (cached) return cached;
+  const load = modules[globKey(modulePath(page))];
+  if (!load) throw new Error(`no module for page ${page}`);
+  const component = (await load()).default;
+  loaded.set(page, component);
+  return component;
+}
+
+/** The component of a page already loaded by loadPage. */
+export function loadedPage(page: PageName): ComponentType<PageProps> {
+  const component = loaded.get(page);
+  if (!component) throw new Error(`page ${page} shown before it was loaded`);
+  return component;
+}

@@ -1,0 +1,35 @@
+import { useEffect } from 'react';
+import { PageIntro } from '../PageIntro';
+import type { PageProps } from '../pageRegistry';
+
+/**
+ * The questions as an accordion of native <details>: it opens with Enter or Space, works
+ * before any script runs, and find-in-page searches the closed answers too. A link to a
+ * question (#id) opens it.
+ */
+export default function Faq({ payload }: PageProps) {
+  useEffect(() => {
+    const open = () => {
+      const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+      if (target instanceof HTMLDetailsElement) target.open = true;
+    };
+    open();
+    addEventListener('hashchange', open);
+    return () => removeEventListener('hashchange', open);
+  }, []);
+  return (
+    <>
+      <PageIntro page="faq" />
+      <div className="faq">
+        {payload.faq?.map((item) => (
+          <details key={item.id} id={item.id} className="faq-item">
+            <summary>
+              <h2 className="faq-question">{item.question}</h2>
+            </summary>
+            <div className="faq-answer prose" dangerouslySetInnerHTML={{ __html: item.answer }} />
+          </details>
+        ))}
+      </div>
+    </>
+  );
+}

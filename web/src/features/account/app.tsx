@@ -1,0 +1,160 @@
+// The account chunk, loaded by the header's button (AccountButton.tsx) when it is used, or in
+// the background when a token is stored. It wires the page's HTTP client to the translator and
+// to signing out, mounts the toasts and the loading overlay, and holds the dialog, whose own
+// chunk (AccountDialog.tsx: forms, preferences, the image cropper) loads when it first opens.
+import { useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ensureNamespaces, type Namespace } from '../../i18n';
+import { I18nProvider } from '../../i18n/react';
+import type { I18n } from '../../i18n/translator';
+import { setPreferences } from '../../lib/preferences';
+import { reloadOnce } from '../../router/reloadGuard';
+import { applyTheme } from '../../theme/theme';
+import { connectHttp, createHttpClient, http, readCookie, tokenKey } from '../../ui/http';
+import { LoadingOverlay } from '../../ui/LoadingOverlay';
+import { overlay } from '../../ui/overlay';
+import { Toasts } from '../../ui/Toasts';
+import { toasts } from '../../ui/toasts';
+import { createAccountApi } from './api';
+import { createAccount, type Account } from './controller';
+import { session } from './session';
+
+/** What the dialog needs: its own words, and the calculators' unit names for the preferences. */
+const dialogNamespaces: readonly Namespace[] = ['account', 'calculator', 'area', 'speed'];
+
+export interface DialogProps {
+  account: Account;
+  onClose: () => void;
+  /** The toasts and the overlay: inside the modal dialog while it is open, or they would sit under it. */
+  children: ReactNode;
+}
+
+interface Runtime {
+  account: Account;
+  open(): Promise<void>;
+}
+
+let runtime: Runtime | undefined;
+
+function start(i18n: I18n): Runtime {
+  const storage = () => globalThis.localStorage;
+  // The forms' client: the same overlay and token, but it leaves failures to the form, and
+  // remembers each answer's Retry-After (a rate-limited sign-in says when to try again).
+  const retryAfter = new Map<string, string | null>();
+  const forms = createHttpClient({
+    fetch: async (input, init) => {
+      const res = await globalThis.fetch(input, init);
+      retryAfter.set(String(input), res.headers.get('Retry-After'));
+      return res;
+    },
+    storage,
+    cookie: (name) => readCookie(name),
+    overlay,
+    toast: () => {},
+    t: i18n.t,
+    onUnauthorized: () => account.expired(),
+  });
+  const account = createAccount({
+    api: createAccountApi({ http, forms, cookie: (name) => readCookie(name) }),
+    session,
+    tokens: {
+      set: (token) => storage().setItem(tokenKey, token),
+      clear: () => {
+        try {
+          storage().removeItem(tokenKey);
+        } catch {
+          // storage refused: there is no token to clear either
+        }
+      },
+    },
+    setPreferences,
+    applyTheme: (choice) => applyTheme(choice),
+    toast: (message, type) => void toasts.show(message, { type }),
+    t: i18n.fixedT('account'),
+    locale: () => i18n.language,
+    retryAfterOf: (url) => retryAfter.get(url),
+    download,
+  });
+  connectHttp({ t: i18n.t, onUnauthorized: () => account.signOutLocally() });
+
+  // The dialog: its component once loaded, and whether it is open.
+  let state: { Dialog?: ComponentType<DialogProps>; open: boolean } = { open: false };
+  const listeners = new Set<() => void>();
+  const set = (next: Partial<typeof state>) => {
+    state = { ...state, ...next };
+    listeners.forEach((l) => l());
+  };
+  const subscribe = (l: () => void) => {
+    listeners.add(l);
+    return () => void listeners.delete(l);
+  };
+
+  function AccountApp() {
+    const { Dialog, open } = useSyncExternalStore(subscribe, () => state);
+    const layers = (
+      <>
+        <Toasts />
+        <LoadingOverlay />
+      </>
+    );
+    return (
+      <>
+        {!open && layers}
+        {Dialog && open && (
+          <Dialog account={account} onClose={() => set({ open: false })}>
+            {layers}
+          </Dialog>
+        )}
+      </>
+    );
+  }
+
+  // A page in another language (the back button while the dialog is open): its words follow.
+  i18n.subscribe(() => {
+    void ensureNamespaces(i18n, state.Dialog ? dialogNamespaces : ['account']).then(() => set({}));
+  });
+
+  const el = document.createElement('div');
+  el.id = 'account-root';
+  document.body.append(el);
+  createRoot(el).render(
+    <I18nProvider i18n={i18n}>
+      <AccountApp />
+    </I18nProvider>,
+  );
+
+  return {
+    account,
+    async open() {
+      const [mod] = await Promise.all([import('./AccountDialog'), ensureNamespaces(i18n, dialogNamespaces)]);
+      set({ Dialog: mod.AccountDialog, open: true });
+    },
+  };
+}
+
+const runtimeFor = (i18n: I18n) => (runtime ??= start(i18n));
+
+/** Opens the account dialog (the header's button). */
+export function open(i18n: I18n): void {
+  runtimeFor(i18n)
+    .open()
+    .catch((err: unknown) => {
+      if (!reloadOnce(location.pathname + location.search)) console.error('The account dialog failed to load:', err);
+    });
+}
+
+/** Confirms the stored token's session in the background (a page load with a token). */
+export async function resume(i18n: I18n): Promise<void> {
+  void ensureNamespaces(i18n, ['account']);
+  await runtimeFor(i18n).account.resume();
+}
+
+/** Saves text as a file: a link to it, clicked without being put in the page. */
+function download(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 30_000);
+}

@@ -1,0 +1,72 @@
+// What the forms say when something fails: the API's error codes become translated messages
+// next to the field they concern (account:errors.*), and a few mistakes are caught before
+// anything is sent.
+import type accountMessages from '../locales/en.json';
+import type { TFunction } from '../../../i18n/translator';
+import type { Failure } from '../api';
+
+export type ErrorKey = keyof typeof accountMessages.errors;
+/** Where a message is shown: next to a field, or above the form's buttons. */
+export type Field = 'email' | 'password' | 'displayName' | 'form';
+
+export interface FieldError {
+  field: Field;
+  key: ErrorKey;
+  /** Rate-limited: seconds to wait. */
+  retryAfter?: number;
+}
+
+const fieldOf: Readonly<Partial<Record<ErrorKey, Field>>> = {
+  'invalid-email': 'email',
+  'email-taken': 'email',
+  'invalid-password': 'password',
+  'wrong-password': 'password',
+  'password-missing': 'password',
+  'invalid-display-name': 'displayName',
+};
+
+const knownKeys: readonly ErrorKey[] = [
+  'invalid-email',
+  'invalid-password',
+  'email-taken',
+  'wrong-credentials',
+  'wrong-password',
+  'rate-limited',
+  'invalid-display-name',
+  'invalid-avatar',
+  'invalid-preferences',
+  'password-missing',
+  'network',
+  'other',
+];
+
+const isKey = (code: string): code is ErrorKey => (knownKeys as readonly string[]).includes(code);
+
+/** The message of a failed call and where it goes. */
+export function fieldError(failure: Failure): FieldError {
+  const key: ErrorKey = isKey(failure.code) ? failure.code : 'other';
+  return { field: fieldOf[key] ?? 'form', key, retryAfter: failure.retryAfter };
+}
+
+/** Mistakes worth catching before a round trip; the server checks everything again. */
+export function checkCredentials(mode: 'signIn' | 'signUp', email: string, password: string): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) errors.push({ field: 'email', key: 'invalid-email' });
+  const length = [...password].length;
+  if (mode === 'signUp' && (length < 8 || length > 1024)) errors.push({ field: 'password', key: 'invalid-password' });
+  if (mode === 'signIn' && length === 0) errors.push({ field: 'password', key: 'password-missing' });
+  return errors;
+}
+
+/** The time of day after which to retry, rounded up to the minute, in the page's language. */
+export function retryTime(seconds: number, lang: string, now = Date.now()): string {
+  const minute = 60_000;
+  const at = Math.ceil((now + seconds * 1000) / minute) * minute;
+  return new Intl.DateTimeFormat(lang, { hour: 'numeric', minute: '2-digit' }).format(at);
+}
+
+export function errorText(t: TFunction<'account'>, error: FieldError, lang: string, now = Date.now()): string {
+  return error.key === 'rate-limited'
+    ? t('errors.rate-limited', { time: retryTime(error.retryAfter ?? 60, lang, now) })
+    : t(`errors.${error.key}`);
+}

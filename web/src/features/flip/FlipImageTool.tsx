@@ -1,0 +1,428 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from '../../i18n/react';
+import { formatNumber } from '../../lib/number';
+import { apply, identity, type Operation, type Transform } from './logic/transform';
+import { outputFormat, uniqueNames, type OutputChoice } from './logic/formats';
+import { createFlipClient, type FlipClient } from './flipClient';
+import { openImage, type OpenedImage, type Problem } from './inspect';
+import { CropPanel } from './CropPanel';
+import { Preview } from './Preview';
+import { render, wantsLossless, type Settings } from './render';
+import type { Edges } from './logic/lossless';
+import type { LosslessOutcome } from './protocol';
+import { saveBlob, zipFiles } from './download';
+import { useShortcuts, type Shortcut } from './useShortcuts';
+import type { Crop } from './protocol';
+
+const MAX_FILES = 50;
+const outputChoices: readonly OutputChoice[] = ['same', 'png', 'jpeg', 'webp'];
+const metadataChoices: readonly Settings['metadata'][] = ['strip', 'keep-without-location', 'keep'];
+const edgeChoices: readonly Edges[] = ['trim', 'perfect'];
+
+/** Why a lossless flip could not be done, in the words the page has for it. */
+function fallbackReason(outcome: Extract<LosslessOutcome, { done: false }>): 'edges' | 'unsupported' | 'damaged' {
+  if (outcome.reason === 'edges' || outcome.reason === 'tooSmall') return 'edges';
+  return outcome.reason === 'damaged' ? 'damaged' : 'unsupported';
+}
+
+interface Item {
+  key: number;
+  image: OpenedImage;
+  crop?: Crop;
+}
+
+interface Notice {
+  key: number;
+  text: string;
+  kind: 'error' | 'info';
+}
+
+let nextKey = 1;
+
+export function FlipImageTool({ lang }: { lang: string }) {
+  const { t } = useTranslation('flip');
+  const [items, setItems] = useState<Item[]>([]);
+  const [notices, setNotices] = useState<Notice[]>([]);
+  const [history, setHistory] = useState<Transform[]>([identity]);
+  const [settings, setSettings] = useState<Settings>({ output: 'same', quality: 0.92, metadata: 'strip', edges: 'trim' });
+  const [busy, setBusy] = useState<string | undefined>();
+  const [status, setStatus] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const [cropping, setCropping] = useState<number | undefined>();
+  const client = useRef<FlipClient>(undefined);
+  const transform = history[history.length - 1]!;
+  const croppingItem = items.find((i) => i.key === cropping);
+  const setCrop = (key: number, crop: Crop | undefined) =>
+    setItems((list) => list.map((i) => (i.key === key ? { ...i, crop } : i)));
+
+  useEffect(() => () => client.current?.terminate(), []);
+
+  const notify = (text: string, kind: Notice['kind'] = 'info') => setNotices((n) => [...n, { key: nextKey++, text, kind }]);
+
+  const problemText = (problem: Problem, file: File) =>
+    t(`errors.${problem}`, { name: file.name || 'image', size: megabytes(file.size, lang) });
+
+  async function add(files: readonly File[]) {
+    if (files.length === 0) return;
+    const room = MAX_FILES - items.length;
+    if (files.length > room) notify(t('errors.tooMany', { max: MAX_FILES }), 'error');
+    const accepted = files.slice(0, Math.max(0, room));
+    const worker = (client.current ??= createFlipClient());
+    // One at a time, each shown as soon as it is ready: a batch of large photos decoded at once
+    // would hold all their pixels in memory together.
+    for (const file of accepted) {
+      setBusy(t('working', { name: file.name }));
+      const o = await openImage(file, worker);
+      if (!o.ok) notify(problemText(o.problem, o.file), 'error');
+      else {
+        if (o.animated) notify(t('animated', { name: o.file.name }));
+        setItems((list) => [...list, { key: nextKey++, image: o }]);
+      }
+    }
+    setBusy(undefined);
+  }
+
+  function remove(gone: readonly Item[]) {
+    for (const i of gone) if (i.image.decoded !== undefined) client.current?.forget(i.image.decoded);
+    const keys = new Set(gone.map((i) => i.key));
+    setItems((list) => list.filter((i) => !keys.has(i.key)));
+    if (cropping !== undefined && keys.has(cropping)) setCropping(undefined);
+  }
+
+  function operate(op: Operation) {
+    setHistory((h) => [...h, apply(h[h.length - 1]!, op)]);
+  }
+
+  async function download(only?: Item) {
+    const targets = only ? [only] : items;
+    if (targets.length === 0 || busy) return;
+    const worker = (client.current ??= createFlipClient());
+    const results: { name: string; blob: Blob }[] = [];
+    let lossless = 0;
+    for (const item of targets) {
+      setBusy(t('working', { name: item.image.file.name }));
+      const r = await render(worker, item.image, transform, item.crop, settings);
+      const file = item.image.file;
+      if (!r.ok) {
+        const problem = r.error === 'decode' ? 'corrupt' : 'tooLarge';
+        notify(r.error === 'encode' ? t('errors.encode', { name: file.name }) : problemText(problem, file), 'error');
+        continue;
+      }
+      if (outputFormat(item.image.format, settings.output) !== item.image.format && settings.output === 'same') {
+        notify(t('converted', { from: item.image.format.toUpperCase(), name: file.name }));
+      }
+      if (r.locationRemoved) notify(t('locationRemoved', { name: file.name }));
+      if (r.inStrips) notify(t('inStrips', { name: file.name }));
+      if (r.lossless?.done) {
+        lossless++;
+        if (r.lossless.trimmed) notify(t('lossless.trimmed', { name: file.name, width: r.width ?? 0, height: r.height ?? 0 }));
+      } else if (r.lossless) notify(t(`lossless.fallback.${fallbackReason(r.lossless)}`, { name: file.name }));
+      results.push({ name: r.name, blob: r.blob });
+    }
+    setBusy(undefined);
+    if (results.length === 0) return;
+    const names = uniqueNames(results.map((r) => r.name));
+    if (results.length === 1) {
+      saveBlob(results[0]!.blob, names[0]!);
+      setStatus(t(lossless ? 'lossless.saved' : 'saved', { name: names[0]! }));
+      return;
+    }
+    if (lossless > 0) notify(t('lossless.count', { count: lossless, total: results.length }));
+    const files = await Promise.all(results.map(async (r, i) => ({ name: names[i]!, bytes: new Uint8Array(await r.blob.arrayBuffer()) })));
+    const zipName = 'images-flipped.zip';
+    saveBlob(await zipFiles(files), zipName);
+    setStatus(t('zipped', { count: results.length, name: zipName }));
+  }
+
+  function shortcut(s: Shortcut) {
+    if (s === 'undo') setHistory((h) => (h.length > 1 ? h.slice(0, -1) : h));
+    else if (s === 'save') void download();
+    else operate(s);
+  }
+  useShortcuts(items.length > 0 && cropping === undefined, shortcut);
+
+  // Files dropped anywhere on the page, or pasted.
+  useEffect(() => {
+    const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
+    const over = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      setDragging(true);
+    };
+    const leave = (e: DragEvent) => {
+      if (!e.relatedTarget) setDragging(false);
+    };
+    const drop = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      setDragging(false);
+      void add([...(e.dataTransfer?.files ?? [])]);
+    };
+    const paste = (e: ClipboardEvent) => {
+      const files = [...(e.clipboardData?.files ?? [])];
+      if (files.length === 0) return;
+      e.preventDefault();
+      void add(files);
+    };
+    document.addEventListener('dragover', over);
+    document.addEventListener('dragleave', leave);
+    document.addEventListener('drop', drop);
+    document.addEventListener('paste', paste);
+    return () => {
+      document.removeEventListener('dragover', over);
+      document.removeEventListener('dragleave', leave);
+      document.removeEventListener('drop', drop);
+      document.removeEventListener('paste', paste);
+    };
+  });
+
+  const lossy = items.some((i) => ['jpeg', 'webp'].includes(outputFormat(i.image.format, settings.output)) && !wantsLossless(i.image, i.crop, settings));
+  const losslessJpegs = items.some((i) => wantsLossless(i.image, i.crop, settings));
+  const ops: { op: Operation | 'undo' | 'reset'; key?: string }[] = [
+    { op: 'flipH', key: 'H' },
+    { op: 'flipV', key: 'V' },
+    { op: 'rotateCCW', key: 'Shift+R' },
+    { op: 'rotateCW', key: 'R' },
+    { op: 'undo', key: 'Ctrl+Z' },
+    { op: 'reset' },
+  ];
+
+  return (
+    <div className="flip-tool">
+      <p className="flip-privacy">{t('privacy')}</p>
+      <div className={dragging ? 'drop-zone drop-zone-active' : 'drop-zone'}>
+        <p className="drop-title">{dragging ? t('drop.active') : t('drop.title')}</p>
+        <label className="button file-button">
+          {t('drop.button')}
+          <input
+            type="file"
+            className="visually-hidden"
+            multiple
+            accept="image/*,.svg,.avif,.bmp"
+            onChange={(e) => {
+              void add([...(e.target.files ?? [])]);
+              e.target.value = ''; // choosing the same file again still opens it
+            }}
+          />
+        </label>
+        <p className="field-hint">{t('drop.hint')}</p>
+      </div>
+
+      <div className="flip-status" role="status" aria-live="polite">
+        {busy ? (
+          <>
+            <progress className="flip-progress" aria-label={busy} /> {busy}
+          </>
+        ) : (
+          status
+        )}
+      </div>
+      {notices.length > 0 && (
+        <ul className="flip-notices">
+          {notices.map((n) => (
+            <li key={n.key} className={n.kind === 'error' ? 'notice notice-error' : 'notice'} role={n.kind === 'error' ? 'alert' : undefined}>
+              {n.text}
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {items.length > 0 && (
+        <div className="flip-workspace">
+          <section className="flip-controls" aria-labelledby="flip-tools-heading">
+            <h2 id="flip-tools-heading">{t('tools')}</h2>
+            <div className="flip-ops">
+              {ops.map(({ op, key }) => (
+                <button
+                  key={op}
+                  type="button"
+                  className={op === 'undo' || op === 'reset' ? 'secondary' : undefined}
+                  disabled={(op === 'undo' || op === 'reset') && history.length === 1}
+                  aria-keyshortcuts={key?.replace('Ctrl', 'Control')}
+                  onClick={() => (op === 'undo' ? shortcut('undo') : op === 'reset' ? setHistory([identity]) : operate(op))}
+                >
+                  {t(`ops.${op}`)}
+                  {key && <kbd>{key}</kbd>}
+                </button>
+              ))}
+            </div>
+            <h2>{t('output')}</h2>
+            <ChoiceField
+              id="flip-format"
+              label={t('format')}
+              value={settings.output}
+              choices={outputChoices}
+              text={(c) => t(`formats.${c}`)}
+              onChange={(output) => setSettings({ ...settings, output })}
+            />
+            {losslessJpegs && (
+              <ChoiceField
+                id="flip-edges"
+                label={t('lossless.edges')}
+                hint={t('lossless.hint')}
+                value={settings.edges}
+                choices={edgeChoices}
+                text={(c) => t(`lossless.edgesOptions.${c}`)}
+                onChange={(edges) => setSettings({ ...settings, edges })}
+              />
+            )}
+            {lossy && (
+              <div className="field">
+                <label htmlFor="flip-quality">
+                  {t('quality')}: {Math.round(settings.quality * 100)} %
+                </label>
+                <input
+                  id="flip-quality"
+                  type="range"
+                  min={50}
+                  max={100}
+                  value={Math.round(settings.quality * 100)}
+                  onChange={(e) => setSettings({ ...settings, quality: Number(e.target.value) / 100 })}
+                />
+              </div>
+            )}
+            <ChoiceField
+              id="flip-metadata"
+              label={t('metadata')}
+              hint={t('metadataHint')}
+              value={settings.metadata}
+              choices={metadataChoices}
+              text={(c) => t(`metadataOptions.${c}`)}
+              onChange={(metadata) => setSettings({ ...settings, metadata })}
+            />
+            <div className="result-actions">
+              <button type="button" disabled={Boolean(busy)} onClick={() => void download()} aria-keyshortcuts="Control+S">
+                {items.length > 1 ? t('downloadZip') : t('download')}
+              </button>
+              <button type="button" className="secondary" onClick={() => remove(items)}>
+                {t('clear')}
+              </button>
+            </div>
+          </section>
+          <section className="flip-images" aria-labelledby="flip-images-heading">
+            <h2 id="flip-images-heading">{t('images')}</h2>
+            <ul className="flip-list">
+              {items.map((item) => (
+                <li key={item.key} className="flip-item">
+                  <Preview
+                    image={item.image.preview}
+                    width={item.image.width}
+                    height={item.image.height}
+                    transform={transform}
+                    crop={item.crop}
+                    label={t('preview', { name: item.image.file.name })}
+                  />
+                  <p className="flip-name">
+                    <span>{item.image.file.name}</span>{' '}
+                    <span className="field-hint">{t('size', { width: item.image.width, height: item.image.height })}</span>
+                    {item.crop && <span className="field-hint"> · {t('cropped', { width: item.crop.width, height: item.crop.height })}</span>}
+                  </p>
+                  <div className="flip-item-actions">
+                    {item.image.svg === undefined && (
+                      <button type="button" className="secondary" aria-label={t('cropFor', { name: item.image.file.name })} onClick={() => setCropping(item.key)}>
+                        {t('item.crop')}
+                      </button>
+                    )}
+                    {item.crop && (
+                      <button type="button" className="secondary" onClick={() => setCrop(item.key, undefined)}>
+                        {t('cropRemove')}
+                      </button>
+                    )}
+                    {items.length > 1 && (
+                      <button
+                        type="button"
+                        className="secondary"
+                        aria-label={t('downloadOne', { name: item.image.file.name })}
+                        disabled={Boolean(busy)}
+                        onClick={() => void download(item)}
+                      >
+                        {t('download')}
+                      </button>
+                    )}
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={t('remove', { name: item.image.file.name })}
+                      onClick={() => remove([item])}
+                    >
+                      {t('item.remove')}
+                    </button>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </div>
+      )}
+
+      {croppingItem && (
+        <CropPanel
+          key={croppingItem.key}
+          image={croppingItem.image}
+          onApply={(crop) => {
+            setCrop(croppingItem.key, crop);
+            setCropping(undefined);
+          }}
+          onCancel={() => setCropping(undefined)}
+        />
+      )}
+
+      <section className="flip-shortcuts" aria-labelledby="flip-shortcuts-heading">
+        <h2 id="flip-shortcuts-heading">{t('shortcutsTitle')}</h2>
+        <dl>
+          {(
+            [
+              ['H', 'flipH'],
+              ['V', 'flipV'],
+              ['R', 'rotateCW'],
+              ['Shift + R', 'rotateCCW'],
+              ['Ctrl/⌘ + Z', 'undo'],
+              ['Ctrl/⌘ + S', 'save'],
+            ] as const
+          ).map(([keys, what]) => (
+            <div key={what}>
+              <dt>
+                <kbd>{keys}</kbd>
+              </dt>
+              <dd>{t(`shortcuts.${what}`)}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+    </div>
+  );
+}
+
+/** A labelled select of fixed choices, with an optional hint under it. */
+function ChoiceField<T extends string>(props: {
+  id: string;
+  label: string;
+  hint?: string;
+  value: T;
+  choices: readonly T[];
+  text: (choice: T) => string;
+  onChange: (choice: T) => void;
+}) {
+  const { id, label, hint, value, choices, text, onChange } = props;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} aria-describedby={hint ? `${id}-hint` : undefined} onChange={(e) => onChange(e.target.value as T)}>
+        {choices.map((c) => (
+          <option key={c} value={c}>
+            {text(c)}
+          </option>
+        ))}
+      </select>
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function megabytes(bytes: number, lang: string): string {
+  return `${formatNumber(bytes / 1024 / 1024, lang, { maxDecimals: 1 })} MB`;
+}

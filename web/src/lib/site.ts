@@ -1,0 +1,125 @@
+// The locale and page table, shared with the Go server and the prerender step
+// (internal/site/site.json is the single source of truth).
+import table from '../../../internal/site/site.json';
+import type en from '../i18n/locales/en.json';
+
+/** A locale code as it appears in URLs ("jp"); JSON imports are not literal-typed. */
+export type LocaleCode = string;
+/** Every page has its messages under pages.{name} in en.json (a unit test checks the match). */
+export type PageName = keyof (typeof en)['pages'];
+/** Pages with a card on the home page: the tools. */
+export type ToolName = {
+  [K in PageName]: (typeof en)['pages'][K] extends { card: string } ? K : never;
+}[PageName];
+
+export interface Locale {
+  code: LocaleCode;
+  name: string;
+  /** BCP 47 tag for lang, hreflang and sitemaps. */
+  lang: string;
+  /** Open Graph locale (de_DE). */
+  ogLocale: string;
+}
+
+export interface Page {
+  name: PageName;
+  /** Path of the English page; other locales add a /{code} prefix. */
+  path: string;
+  nav?: string;
+}
+
+export interface RouteRule {
+  from: string;
+  to: string;
+  status?: number;
+}
+
+export const locales: readonly Locale[] = table.locales;
+export const pages = table.pages as readonly Page[];
+export const defaultLocale = table.defaultLocale as LocaleCode;
+export const originPlaceholder = table.originPlaceholder;
+/** Tokens the privacy policy and terms write for the operator's details; the server fills them in. */
+export const operatorPlaceholders = table.operatorPlaceholders;
+
+/** Redirects, tried in order; the first removes a trailing slash. */
+export const routeRules: readonly RouteRule[] = table.routeRules;
+
+export const toolPages = pages.filter((p) => p.nav === 'tool') as readonly (Page & { name: ToolName })[];
+export const footerPages = pages.filter((p) => p.nav === 'footer');
+
+export function isLocaleCode(code: string): code is LocaleCode {
+  return locales.some((l) => l.code === code);
+}
+
+export function localeOf(code: LocaleCode): Locale {
+  return locales.find((l) => l.code === code)!;
+}
+
+/** URL path of a page in a locale: /faq, /de/faq, /, /de. */
+export function pagePath(page: PageName, code: LocaleCode): string {
+  const path = pages.find((p) => p.name === page)!.path;
+  if (code === defaultLocale) return path;
+  return path === '/' ? `/${code}` : `/${code}${path}`;
+}
+
+export function routeName(page: PageName, code: LocaleCode): string {
+  return `${page}___${code}`;
+}
+
+export interface Route {
+  page: PageName;
+  locale: LocaleCode;
+}
+
+const routesByPath = new Map<string, Route>(
+  locales.flatMap((l) => pages.map((p) => [pagePath(p.name, l.code), { page: p.name, locale: l.code }] as const)),
+);
+
+/** Every route, in table order: locales outer, pages inner. */
+export const routes: readonly Route[] = [...routesByPath.values()];
+
+/** The route a path names, or undefined for an unknown path. */
+export function resolve(pathname: string): Route | undefined {
+  return routesByPath.get(pathname);
+}
+
+/** The locale a path's prefix names (/de/nope → de), else the default. */
+export function localeOfPath(pathname: string): LocaleCode {
+  const first = pathname.split('/')[1] ?? '';
+  return first !== defaultLocale && isLocaleCode(first) ? first : defaultLocale;
+}
+
+/** Payload URL of a page path: /_payload.json for /, /de/faq/_payload.json for /de/faq. */
+export function payloadPath(pathname: string): string {
+  return `${pathname === '/' ? '' : pathname}/_payload.json`;
+}
+
+/**
+ * Applies the first matching rule. A `from` is exact or holds one `**` that captures a
+ * non-empty rest of the path (not starting with a slash or a backslash), which `to` reuses.
+ */
+export function matchRule(
+  pathname: string,
+  rules: readonly RouteRule[] = routeRules,
+): { to: string; status: number } | undefined {
+  for (const rule of rules) {
+    const star = rule.from.indexOf('**');
+    if (star < 0) {
+      if (pathname === rule.from) return { to: rule.to, status: rule.status ?? 307 };
+      continue;
+    }
+    const prefix = rule.from.slice(0, star);
+    const suffix = rule.from.slice(star + 2);
+    if (
+      pathname.length > prefix.length + suffix.length &&
+      pathname.startsWith(prefix) &&
+      pathname.endsWith(suffix)
+    ) {
+      const rest = pathname.slice(prefix.length, pathname.length - suffix.length);
+      // A rest that starts with a slash would make `//host` or `/\host`: an open redirect.
+      if (rest.startsWith('/') || rest.startsWith('\\')) continue;
+      return { to: rule.to.replace('**', rest), status: rule.status ?? 307 };
+    }
+  }
+  return undefined;
+}

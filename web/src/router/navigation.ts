@@ -1,0 +1,103 @@
+// Client-side navigation between prerendered pages: route rules, the new-build check,
+// the page's chunk and payload, then one commit of the view. Anything that cannot be done
+// in place becomes a full page load, so the visitor always ends up on the page they asked for.
+import { localeOfPath, matchRule, resolve, routeRules, type LocaleCode, type PageName, type RouteRule } from '../lib/site';
+import type { Payload } from './payload';
+import type { View, ViewStore } from './view';
+
+export type HistoryMode = 'push' | 'replace' | 'none';
+
+export interface NavigatorDeps {
+  store: ViewStore;
+  loadPage: (page: PageName) => Promise<unknown>;
+  fetchPayload: (path: string) => Promise<Payload>;
+  /** The messages of a locale (and of a page, when there is one). */
+  ensureMessages: (code: LocaleCode, page?: PageName) => Promise<void>;
+  /** Full page navigation (location.assign). */
+  fullLoad: (href: string) => void;
+  /** Full reload of a path, guarded against loops; false when refused. */
+  reloadOnce: (path: string) => boolean;
+  history: Pick<History, 'pushState' | 'replaceState'>;
+  origin: string;
+  /** Runs after the view changed: head, cookie, scroll, focus. */
+  afterCommit?: (view: View, url: URL, mode: HistoryMode) => void;
+}
+
+/** True when a URL is one of ours to handle in place: same origin, no file extension. */
+export function isAppPath(url: URL, origin: string): boolean {
+  return url.origin === origin && !/\.[a-z0-9]+$/i.test(url.pathname);
+}
+
+export function createNavigator(deps: NavigatorDeps) {
+  let rules: readonly RouteRule[] = routeRules;
+  let outdated = false;
+  let latest = 0;
+
+  function commit(view: View, url: URL, mode: HistoryMode) {
+    const href = url.pathname + url.search + url.hash;
+    if (mode === 'push') deps.history.pushState(null, '', href);
+    if (mode === 'replace') deps.history.replaceState(null, '', href);
+    deps.store.set(view);
+    deps.afterCommit?.(view, url, mode);
+  }
+
+  async function navigate(href: string, mode: HistoryMode = 'push', hops = 0): Promise<void> {
+    const url = new URL(href, deps.origin);
+    if (!isAppPath(url, deps.origin)) return deps.fullLoad(url.href);
+
+    const rule = matchRule(url.pathname, rules);
+    if (rule && hops < 5) {
+      const target = new URL(rule.to + url.search + url.hash, deps.origin);
+      if (target.origin !== deps.origin) return deps.fullLoad(target.href);
+      return navigate(target.href, mode, hops + 1);
+    }
+    if (outdated) return deps.fullLoad(url.href);
+
+    const seq = ++latest;
+    const route = resolve(url.pathname);
+    const base = { path: url.pathname, search: url.search };
+    if (!route) {
+      await deps.ensureMessages(localeOfPath(url.pathname)); // "Page not found" in the prefix's language
+      if (seq === latest) commit(base, url, mode);
+      return;
+    }
+
+    const payload = deps.fetchPayload(url.pathname);
+    const messages = deps.ensureMessages(route.locale, route.page);
+    try {
+      await deps.loadPage(route.page);
+    } catch (err) {
+      console.error(`Failed to load the page ${url.pathname}:`, err);
+      if (seq === latest) deps.reloadOnce(url.pathname + url.search);
+      return;
+    }
+    let data: Payload;
+    try {
+      data = await payload;
+    } catch (err) {
+      console.warn(`Failed to fetch the payload of ${url.pathname}, loading the page in full:`, err);
+      if (seq === latest) deps.fullLoad(url.href);
+      return;
+    }
+    await messages;
+    if (seq !== latest) return; // a newer navigation won
+    commit({ ...base, route, payload: data }, url, mode);
+  }
+
+  return {
+    navigate,
+    /** Route rules from the build manifest replace the built-in copy. */
+    setRules(next: readonly RouteRule[]) {
+      rules = next;
+    },
+    /** A newer build exists: every later navigation is a full load. */
+    markOutdated() {
+      outdated = true;
+    },
+    get outdated() {
+      return outdated;
+    },
+  };
+}
+
+export type Navigator = ReturnType<typeof createNavigator>;

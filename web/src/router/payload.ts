@@ -1,0 +1,65 @@
+// What a page needs beyond the bundle: its head data and (for long-form pages) its content.
+// The prerender step writes it into the page and into {page path}/_payload.json.
+import type { FaqItem, PageText } from '../app/content';
+import type { TFunction } from '../i18n/translator';
+import { locales, localeOf, originPlaceholder, pagePath, defaultLocale, type Route } from '../lib/site';
+
+export interface Alternate {
+  hreflang: string;
+  href: string;
+}
+
+export interface Head {
+  title: string;
+  description: string;
+  lang: string;
+  canonical: string;
+  alternates: Alternate[];
+  ogLocale: string;
+  ogLocaleAlternates: string[];
+  /** schema.org data about the page, written as JSON-LD (the FAQ's FAQPage). */
+  structuredData?: object;
+}
+
+/** A page's route, head data and long-form text (content.ts). */
+export interface Payload extends PageText {
+  route: Route;
+  head: Head;
+}
+
+/** Head data of a route; absolute URLs use the placeholder origin the server replaces. */
+export function buildHead(route: Route, t: TFunction): Head {
+  const url = (code: typeof route.locale) => originPlaceholder + pagePath(route.page, code);
+  const locale = localeOf(route.locale);
+  return {
+    title: t(`pages.${route.page}.title`),
+    description: t(`pages.${route.page}.description`),
+    lang: locale.lang,
+    canonical: url(route.locale),
+    alternates: [
+      ...locales.map((l) => ({ hreflang: l.lang, href: url(l.code) })),
+      { hreflang: 'x-default', href: url(defaultLocale) },
+    ],
+    ogLocale: locale.ogLocale,
+    ogLocaleAlternates: locales.filter((l) => l.code !== route.locale).map((l) => l.ogLocale),
+  };
+}
+
+export function buildPayload(route: Route, t: TFunction, text: PageText = {}): Payload {
+  const head = buildHead(route, t);
+  if (text.faq) head.structuredData = faqPage(text.faq);
+  return { route, head, ...text };
+}
+
+/** The FAQ as schema.org FAQPage: the same questions and answers as the page shows. */
+export function faqPage(items: readonly FaqItem[]): object {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'FAQPage',
+    mainEntity: items.map((item) => ({
+      '@type': 'Question',
+      name: item.question,
+      acceptedAnswer: { '@type': 'Answer', text: item.answer },
+    })),
+  };
+}

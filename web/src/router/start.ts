@@ -1,0 +1,131 @@
+// Wires the browser to the runtime: link clicks and history, preloading, the build check,
+// route rules from the build manifest, and the language cookie.
+import type { I18n } from '../i18n/translator';
+import type { BootData } from '../app/document';
+import { ensureMessages } from '../i18n';
+import { loadPage } from '../app/pageRegistry';
+import { localeOf, localeOfPath, resolve, type RouteRule } from '../lib/site';
+import { startBuildCheck } from './buildCheck';
+import { preloadAllowed } from './connection';
+import { rememberLanguage } from './cookie';
+import { applyHead } from './head';
+import { createNavigator, isAppPath, type Navigator } from './navigation';
+import { createPayloadCache } from './payloads';
+import { createPreloader } from './preload';
+import { reloadOnce } from './reloadGuard';
+import type { ViewStore } from './view';
+
+interface RuntimeInput {
+  boot: BootData;
+  store: ViewStore;
+  i18n: I18n;
+}
+
+export function startRuntime({ boot, store, i18n }: RuntimeInput) {
+  const fetchPayload = createPayloadCache(boot.buildId);
+  const navigator = createNavigator({
+    store,
+    loadPage,
+    fetchPayload,
+    ensureMessages: (code, page) => ensureMessages(i18n, code, page),
+    fullLoad: (href) => location.assign(href),
+    reloadOnce,
+    history,
+    origin: location.origin,
+    afterCommit(view, url, mode) {
+      if (view.payload) applyHead(view.payload.head);
+      else {
+        // The same title and language as the server's 404 page.
+        document.title = `${i18n.t('errors.notFound.title')} | ${i18n.t('site.name')}`;
+        document.documentElement.lang = localeOf(localeOfPath(view.path)).lang;
+      }
+      if (view.route) rememberLanguage(view.route.locale);
+      if (mode === 'none') return;
+      const target = elementOfHash(url.hash);
+      if (target) target.scrollIntoView();
+      else window.scrollTo(0, 0);
+      document.getElementById('main')?.focus({ preventScroll: true });
+    },
+  });
+
+  store.set({ ...store.get(), search: location.search });
+  rememberLanguage(boot.payload.route.locale);
+  interceptLinks(navigator);
+  window.addEventListener('popstate', () => void navigator.navigate(location.href, 'none'));
+  if (preloadAllowed()) watchLinks(fetchPayload, store);
+  startBuildCheck({ buildId: boot.buildId, onOutdated: () => navigator.markOutdated() });
+  loadRouteRules(boot.buildId, navigator);
+  window.addEventListener('unhandledrejection', (e) => console.error('Unhandled error:', e.reason));
+  document.documentElement.dataset.hydrated = 'true'; // for tests and styles: the page is live
+}
+
+/** The element a URL fragment names, if any; a malformed fragment names none. */
+function elementOfHash(hash: string): HTMLElement | null {
+  if (!hash) return null;
+  try {
+    return document.getElementById(decodeURIComponent(hash.slice(1)));
+  } catch {
+    return null;
+  }
+}
+
+function appUrl(a: HTMLAnchorElement): URL | undefined {
+  if (a.target || a.hasAttribute('download')) return undefined;
+  const url = new URL(a.href, location.href);
+  return isAppPath(url, location.origin) ? url : undefined;
+}
+
+function interceptLinks(navigator: Navigator) {
+  document.addEventListener('click', (e) => {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    const a = (e.target as Element | null)?.closest?.('a');
+    const url = a && appUrl(a);
+    if (!url) return;
+    const samePage = url.pathname === location.pathname && url.search === location.search;
+    if (samePage && url.hash) return; // an in-page anchor: the browser does it best
+    e.preventDefault();
+    a.closest('details')?.removeAttribute('open');
+    void navigator.navigate(url.href);
+  });
+}
+
+/** Preloads the chunk and payload of links that come into view or get hovered or focused. */
+function watchLinks(fetchPayload: (path: string) => Promise<unknown>, store: ViewStore) {
+  const preloader = createPreloader(4);
+  const preload = (a: HTMLAnchorElement) => {
+    const url = appUrl(a);
+    const route = url && resolve(url.pathname);
+    if (!url || !route || url.pathname === location.pathname) return;
+    preloader.preload(url.pathname, () => Promise.all([loadPage(route.page), fetchPayload(url.pathname)]));
+  };
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (entry.isIntersecting) {
+        preload(entry.target as HTMLAnchorElement);
+        observer.unobserve(entry.target);
+      }
+    }
+  });
+  const observeAll = () => document.querySelectorAll('main a[href], header nav a[href]').forEach((a) => observer.observe(a));
+  const onIntent = (e: Event) => {
+    const a = (e.target as Element | null)?.closest?.('a');
+    if (a) preload(a);
+  };
+  document.addEventListener('pointerover', onIntent, { passive: true });
+  document.addEventListener('focusin', onIntent);
+  // After the page settles, so that preloads never compete with the page's own loading.
+  const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 1000));
+  idle(observeAll);
+  store.subscribe(() => idle(observeAll)); // a new view brings new links
+}
+
+async function loadRouteRules(buildId: string, navigator: Navigator) {
+  try {
+    const res = await fetch(`/builds/meta/${buildId}.json`);
+    if (!res.ok) throw new Error(`status ${res.status}`);
+    const meta = (await res.json()) as { routeRules?: RouteRule[] };
+    if (Array.isArray(meta.routeRules)) navigator.setRules(meta.routeRules);
+  } catch (err) {
+    console.warn('Failed to load the route rules of this build:', err);
+  }
+}
