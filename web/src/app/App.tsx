@@ -1,9 +1,10 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect } from 'react';
 import { ErrorMessage } from './ErrorMessage';
 import { Layout } from './Layout';
 import { loadedPage } from './pageRegistry';
 import type { ViewStore } from '../router/view';
 import { localeOfPath } from '../lib/site';
+import { useStore } from '../lib/store';
 
 interface Props {
   store: ViewStore;
@@ -19,7 +20,7 @@ const noop = () => {};
 /** The whole page: layout around the current view (a page, or "Page not found"). */
 export function App({ store, year, onMount, replaceSearch = noop }: Props) {
   useEffect(() => onMount?.(), []); // once: the boot callback, not a dependency
-  const view = useSyncExternalStore(store.subscribe, store.get, store.get);
+  const view = useStore(store);
   const locale = view.route?.locale ?? localeOfPath(view.path);
   const Page = view.route && view.payload ? loadedPage(view.route.page) : undefined;
   return (

@@ -5,6 +5,7 @@
 // (docs/decisions.md).
 import type en from './locales/en.json';
 import { defaultLocale, type LocaleCode } from '../lib/site';
+import { createStore } from '../lib/store';
 
 /**
  * The messages of each namespace, typed from its English file. `translation` is every page's;
@@ -42,9 +43,8 @@ export interface I18n {
 }
 
 export function createTranslator(initial: LocaleCode): I18n {
-  let language = initial;
+  const language = createStore(initial);
   const bundles = new Map<string, object>(); // `${code}/${ns}`
-  const listeners = new Set<() => void>();
 
   const lookup = (code: LocaleCode, ns: string, key: string): string | undefined => {
     let node: unknown = bundles.get(`${code}/${ns}`);
@@ -59,7 +59,7 @@ export function createTranslator(initial: LocaleCode): I18n {
     const colon = fullKey.indexOf(':');
     const ns = colon === -1 ? defaultNs : fullKey.slice(0, colon);
     const key = colon === -1 ? fullKey : fullKey.slice(colon + 1);
-    const text = lookup(language, ns, key) ?? lookup(defaultLocale, ns, key);
+    const text = lookup(language.get(), ns, key) ?? lookup(defaultLocale, ns, key);
     if (text === undefined) return fullKey; // the build checks every key; this is the last resort
     return values ? text.replace(/\{\{\s*(\w+)\s*\}\}/g, (m, name: string) => (name in values ? String(values[name]) : m)) : text;
   };
@@ -68,20 +68,15 @@ export function createTranslator(initial: LocaleCode): I18n {
 
   return {
     get language() {
-      return language;
+      return language.get();
     },
     t: fixedT('translation'),
     fixedT,
     hasBundle: (code, ns) => bundles.has(`${code}/${ns}`),
     addBundle: (code, ns, messages) => void bundles.set(`${code}/${ns}`, messages),
     changeLanguage(code) {
-      if (code === language) return;
-      language = code;
-      listeners.forEach((l) => l());
+      if (code !== language.get()) language.set(code);
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: language.subscribe,
   };
 }

@@ -3,7 +3,7 @@
 // preferences are default query parameters (`{ unit: 'cm', dp: '3' }` for the area calculator):
 // the calculator's own codec validates them like any link, and a shared link still carries its
 // units explicitly. Anonymous visitors have none; nothing here is stored in the browser.
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from './store';
 
 /** Settings of one tool, by query parameter. */
 export type ToolPreferences = Readonly<Record<string, string>>;
@@ -21,30 +21,15 @@ export const toolSettings = {
   'speed-calculator': ['vu', 'du', 'dp'],
 } as const satisfies Record<string, readonly string[]>;
 
-let current: Preferences = {};
-const listeners = new Set<() => void>();
 const none: Preferences = {};
+const store = createStore(none);
 
-export function setPreferences(p: Preferences): void {
-  current = p;
-  for (const l of listeners) l();
-}
+export const setPreferences = (p: Preferences): void => store.set(p);
 
-export function getPreferences(): Preferences {
-  return current;
-}
+export const getPreferences = (): Preferences => store.get();
 
 /** The current preferences; none while prerendering and hydrating. */
-export function usePreferences(): Preferences {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => current,
-    () => none,
-  );
-}
+export const usePreferences = (): Preferences => useStore(store, undefined, () => none);
 
 /** A tool's preferences, only the settings it takes, as strings. */
 export function toolPreferences(p: Preferences, tool: keyof typeof toolSettings): ToolPreferences | undefined {

@@ -1,4 +1,5 @@
 // The one piece of client state the router keeps: what is on screen.
+import { createStore, type Store } from '../lib/store';
 import type { Payload } from './payload';
 import type { Route } from '../lib/site';
 
@@ -10,20 +11,6 @@ export interface View {
   payload?: Payload;
 }
 
-export type ViewStore = ReturnType<typeof createViewStore>;
+export type ViewStore = Store<View>;
 
-export function createViewStore(initial: View) {
-  let view = initial;
-  const listeners = new Set<() => void>();
-  return {
-    get: () => view,
-    set(next: View) {
-      view = next;
-      listeners.forEach((l) => l());
-    },
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
-}
+export const createViewStore = (initial: View): ViewStore => createStore(initial);

@@ -1,7 +1,8 @@
 // The toast stack at the top centre of the page (toasts.ts holds the messages and timers). It
 // is one polite live region, always in the page so that screen readers hear what is added;
 // errors are alerts, announced at once. Esc closes the toast with focus, else the newest.
-import { useEffect, useSyncExternalStore, type FocusEvent } from 'react';
+import { useEffect, type FocusEvent } from 'react';
+import { useStore } from '../lib/store';
 import { useTranslation } from '../i18n/react';
 import { toasts, type Toast, type ToastStore, type ToastType } from './toasts';
 
@@ -10,7 +11,7 @@ const icons: Record<ToastType, string> = { info: 'i', success: '✓', warning: '
 
 export function Toasts({ store = toasts }: { store?: ToastStore }) {
   const { t } = useTranslation();
-  const list = useSyncExternalStore(store.subscribe, store.getSnapshot, () => none);
+  const list = useStore(store, undefined, () => none);
   const showing = list.length > 0;
 
   useEffect(() => {

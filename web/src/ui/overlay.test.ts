@@ -6,13 +6,13 @@ describe('overlay', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  const phase = (s: ReturnType<typeof createOverlayStore>) => s.getSnapshot().phase;
+  const phase = (s: ReturnType<typeof createOverlayStore>) => s.get().phase;
 
   it('opens, then fades for 400 ms before it is gone', () => {
     const s = createOverlayStore(createZIndexCounter());
     expect(phase(s)).toBe('closed');
     s.open();
-    expect(s.getSnapshot()).toEqual({ phase: 'open', zIndex: 2000 });
+    expect(s.get()).toEqual({ phase: 'open', zIndex: 2000 });
     s.close();
     expect(phase(s)).toBe('closing');
     vi.advanceTimersByTime(overlayFadeMs - 1);
@@ -37,7 +37,7 @@ describe('overlay', () => {
     s.open();
     s.close();
     s.open();
-    expect(s.getSnapshot()).toEqual({ phase: 'open', zIndex: 2000 });
+    expect(s.get()).toEqual({ phase: 'open', zIndex: 2000 });
     vi.advanceTimersByTime(overlayFadeMs * 2);
     expect(phase(s)).toBe('open');
   });
@@ -48,7 +48,7 @@ describe('overlay', () => {
     s.close();
     vi.runAllTimers();
     s.open();
-    expect(s.getSnapshot().zIndex).toBe(2001);
+    expect(s.get().zIndex).toBe(2001);
   });
 
   it('ignores a close without an open', () => {
@@ -63,10 +63,10 @@ describe('overlay', () => {
     const s = createOverlayStore(createZIndexCounter());
     const seen: string[] = [];
     const off = s.subscribe(() => seen.push(phase(s)));
-    const before = s.getSnapshot();
+    const before = s.get();
     s.open();
     s.open(); // no change: no call
-    expect(s.getSnapshot()).not.toBe(before);
+    expect(s.get()).not.toBe(before);
     s.close();
     s.close();
     vi.runAllTimers();

@@ -1,6 +1,7 @@
 // The loading overlay's state: open while at least one request is in flight (requests overlap,
 // so opens are counted), then "closing" for the 400 ms fade before it is gone. The timing
 // lives here, not in the component, so that it is tested with fake timers.
+import { createStore } from '../lib/store';
 import { nextZIndex } from './zIndex';
 
 /** The fade-out, in ms (spec: 400); ui.css uses the same duration. */
@@ -15,35 +16,27 @@ export interface OverlayState {
 export type OverlayStore = ReturnType<typeof createOverlayStore>;
 
 export function createOverlayStore(zIndex: () => number = nextZIndex) {
-  let state: OverlayState = { phase: 'closed', zIndex: 0 };
+  const store = createStore<OverlayState>({ phase: 'closed', zIndex: 0 });
   let count = 0;
   let fade: ReturnType<typeof setTimeout> | undefined;
-  const listeners = new Set<() => void>();
-
-  const set = (next: OverlayState) => {
-    state = next;
-    listeners.forEach((l) => l());
-  };
 
   return {
     open() {
       count++;
       clearTimeout(fade);
-      if (state.phase === 'closed') set({ phase: 'open', zIndex: zIndex() });
-      else if (state.phase === 'closing') set({ ...state, phase: 'open' });
+      const { phase } = store.get();
+      if (phase === 'closed') store.set({ phase: 'open', zIndex: zIndex() });
+      else if (phase === 'closing') store.set((s) => ({ ...s, phase: 'open' }));
     },
     /** Ends one open; the overlay fades when the last one ends. Extra closes are ignored. */
     close() {
       if (count === 0) return;
       if (--count > 0) return;
-      set({ ...state, phase: 'closing' });
-      fade = setTimeout(() => set({ ...state, phase: 'closed' }), overlayFadeMs);
+      store.set((s) => ({ ...s, phase: 'closing' }));
+      fade = setTimeout(() => store.set((s) => ({ ...s, phase: 'closed' })), overlayFadeMs);
     },
-    getSnapshot: (): OverlayState => state,
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
+    get: store.get,
+    subscribe: store.subscribe,
   };
 }
 

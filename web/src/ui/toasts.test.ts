@@ -3,7 +3,7 @@ import { createToastStore, defaultToastDuration } from './toasts';
 import { createZIndexCounter } from './zIndex';
 
 const store = () => createToastStore(createZIndexCounter());
-const messages = (s: ReturnType<typeof store>) => s.getSnapshot().map((t) => t.message);
+const messages = (s: ReturnType<typeof store>) => s.get().map((t) => t.message);
 
 describe('toasts', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -12,7 +12,7 @@ describe('toasts', () => {
   it('is info for 3000 ms by default', () => {
     const s = store();
     s.show('Saved');
-    expect(s.getSnapshot()).toEqual([{ id: 1, message: 'Saved', type: 'info', zIndex: 2000 }]);
+    expect(s.get()).toEqual([{ id: 1, message: 'Saved', type: 'info', zIndex: 2000 }]);
     expect(defaultToastDuration).toBe(3000);
     vi.advanceTimersByTime(2999);
     expect(messages(s)).toEqual(['Saved']);
@@ -24,7 +24,7 @@ describe('toasts', () => {
     const s = store();
     s.show('Quick', { type: 'success', duration: 500 });
     const stay = s.show('Stays', { type: 'error', duration: 0 });
-    expect(s.getSnapshot().map((t) => t.type)).toEqual(['success', 'error']);
+    expect(s.get().map((t) => t.type)).toEqual(['success', 'error']);
     vi.advanceTimersByTime(500);
     expect(messages(s)).toEqual(['Stays']);
     vi.advanceTimersByTime(60_000);
@@ -40,7 +40,7 @@ describe('toasts', () => {
     s.show('b', { type: 'warning' });
     s.show('c');
     expect(messages(s)).toEqual(['a', 'b', 'c']);
-    expect(s.getSnapshot().map((t) => t.zIndex)).toEqual([2000, 2001, 2002]);
+    expect(s.get().map((t) => t.zIndex)).toEqual([2000, 2001, 2002]);
     vi.advanceTimersByTime(2000);
     expect(messages(s)).toEqual(['b', 'c']);
   });

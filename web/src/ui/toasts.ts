@@ -2,6 +2,7 @@
 // after its duration unless the visitor is reading it: hovering it or having focus in it holds
 // its timer, which then resumes with the time that was left. The timing lives here, not in the
 // component, so that it is tested with fake timers.
+import { createStore } from '../lib/store';
 import { nextZIndex } from './zIndex';
 
 export type ToastType = 'info' | 'success' | 'warning' | 'error';
@@ -37,12 +38,9 @@ interface Timer {
 }
 
 export function createToastStore(zIndex: () => number = nextZIndex) {
-  let toasts: readonly Toast[] = []; // oldest first: the order on screen, top to bottom
+  const store = createStore<readonly Toast[]>([]); // oldest first: the order on screen, top to bottom
   let lastId = 0;
   const timers = new Map<number, Timer>();
-  const listeners = new Set<() => void>();
-
-  const emit = () => listeners.forEach((l) => l());
 
   const start = (id: number, timer: Timer) => {
     timer.startedAt = Date.now();
@@ -53,29 +51,27 @@ export function createToastStore(zIndex: () => number = nextZIndex) {
     const timer = timers.get(id);
     clearTimeout(timer?.handle);
     timers.delete(id);
+    const toasts = store.get();
     const next = toasts.filter((t) => t.id !== id);
-    if (next.length === toasts.length) return;
-    toasts = next;
-    emit();
+    if (next.length !== toasts.length) store.set(next);
   }
 
   return {
     /** Shows a message; returns its id for `close`. */
     show(message: string, { type = 'info', duration = defaultToastDuration }: ToastOptions = {}): number {
       const id = ++lastId;
-      toasts = [...toasts, { id, message, type, zIndex: zIndex() }];
       if (duration > 0) {
         const timer: Timer = { remaining: duration, startedAt: 0, holds: new Set() };
         timers.set(id, timer);
         start(id, timer);
       }
-      emit();
+      store.set((toasts) => [...toasts, { id, message, type, zIndex: zIndex() }]);
       return id;
     },
     close,
     /** Closes the most recent toast (Esc); false when there is none. */
     closeNewest(): boolean {
-      const newest = toasts.at(-1);
+      const newest = store.get().at(-1);
       if (newest) close(newest.id);
       return newest !== undefined;
     },
@@ -95,11 +91,8 @@ export function createToastStore(zIndex: () => number = nextZIndex) {
       if (!timer?.holds.delete(reason) || timer.holds.size > 0) return;
       start(id, timer);
     },
-    getSnapshot: (): readonly Toast[] => toasts,
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
+    get: store.get,
+    subscribe: store.subscribe,
   };
 }
 

@@ -2,12 +2,13 @@
 // the background when a token is stored. It wires the page's HTTP client to the translator and
 // to signing out, mounts the toasts and the loading overlay, and holds the dialog, whose own
 // chunk (AccountDialog.tsx: forms, preferences, the image cropper) loads when it first opens.
-import { useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ensureNamespaces, type Namespace } from '../../i18n';
 import { I18nProvider } from '../../i18n/react';
 import type { I18n } from '../../i18n/translator';
 import { setPreferences } from '../../lib/preferences';
+import { createStore, useStore } from '../../lib/store';
 import { reloadOnce } from '../../router/reloadGuard';
 import { applyTheme } from '../../theme/theme';
 import { connectHttp, createHttpClient, http, readCookie, tokenKey } from '../../ui/http';
@@ -78,19 +79,11 @@ function start(i18n: I18n): Runtime {
   connectHttp({ t: i18n.t, onUnauthorized: () => account.signOutLocally() });
 
   // The dialog: its component once loaded, and whether it is open.
-  let state: { Dialog?: ComponentType<DialogProps>; open: boolean } = { open: false };
-  const listeners = new Set<() => void>();
-  const set = (next: Partial<typeof state>) => {
-    state = { ...state, ...next };
-    listeners.forEach((l) => l());
-  };
-  const subscribe = (l: () => void) => {
-    listeners.add(l);
-    return () => void listeners.delete(l);
-  };
+  const dialog = createStore<{ Dialog?: ComponentType<DialogProps>; open: boolean }>({ open: false });
+  const set = (next: Partial<ReturnType<typeof dialog.get>>) => dialog.set((s) => ({ ...s, ...next }));
 
   function AccountApp() {
-    const { Dialog, open } = useSyncExternalStore(subscribe, () => state);
+    const { Dialog, open } = useStore(dialog);
     const layers = (
       <>
         <Toasts />
@@ -111,7 +104,7 @@ function start(i18n: I18n): Runtime {
 
   // A page in another language (the back button while the dialog is open): its words follow.
   i18n.subscribe(() => {
-    void ensureNamespaces(i18n, state.Dialog ? dialogNamespaces : ['account']).then(() => set({}));
+    void ensureNamespaces(i18n, dialog.get().Dialog ? dialogNamespaces : ['account']).then(() => set({}));
   });
 
   const el = document.createElement('div');

@@ -1,6 +1,6 @@
 // Who is signed in, as the header shows it. This module is in every page's bundle, so it stays
 // tiny: the account chunk (loaded on demand) does the talking to the server and fills it in.
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from '../../lib/store';
 
 /** What the header and the dialog show of a signed-in visitor. */
 export interface AccountUser {
@@ -28,26 +28,17 @@ export const tokenKey = 'token';
 export type SessionStore = ReturnType<typeof createSessionStore>;
 
 export function createSessionStore(initial: Session = signedOut) {
-  let current = initial;
-  // Bumped when the account applies a theme, so that the header's theme switch re-reads it.
-  let themeRevision = 0;
-  const listeners = new Set<() => void>();
-  const emit = () => listeners.forEach((l) => l());
+  // themeRevision is bumped when the account applies a theme, so that the header's theme
+  // switch re-reads it.
+  const store = createStore({ session: initial, themeRevision: 0 });
   return {
-    get: (): Session => current,
-    set(next: Session) {
-      current = next;
-      emit();
-    },
-    themeRevision: () => themeRevision,
-    themeApplied() {
-      themeRevision++;
-      emit();
-    },
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
+    get: (): Session => store.get().session,
+    set: (session: Session) => store.set((s) => ({ ...s, session })),
+    themeRevision: () => store.get().themeRevision,
+    themeApplied: () => store.set((s) => ({ ...s, themeRevision: s.themeRevision + 1 })),
+    subscribe: store.subscribe,
+    /** The store itself, for useStore. */
+    store,
   };
 }
 
@@ -56,11 +47,11 @@ export const session = createSessionStore();
 
 /** The session; signed out while prerendering and hydrating (the server knows no token). */
 export function useSession(store: SessionStore = session): Session {
-  return useSyncExternalStore(store.subscribe, store.get, () => signedOut);
+  return useStore(store.store, (s) => s.session, () => signedOut);
 }
 
 export function useThemeRevision(store: SessionStore = session): number {
-  return useSyncExternalStore(store.subscribe, store.themeRevision, () => 0);
+  return useStore(store.store, (s) => s.themeRevision, () => 0);
 }
 
 /** Whether a sign-in token is stored; false when storage is unavailable. */
