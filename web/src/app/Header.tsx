@@ -1,5 +1,4 @@
-import { AccountButton } from '../features/account/AccountButton';
-import { useThemeRevision } from '../features/account/session';
+import { AccountButton, useThemeRevision } from '../features/account/public';
 import { useTranslation } from '../i18n/react';
 import { pagePath, toolPages, type LocaleCode, type PageName } from '../lib/site';
 import { ThemeSwitch } from '../theme/ThemeSwitch';

@@ -2,12 +2,7 @@
 // link and survives a reload.
 import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { withPreferences, type ToolPreferences } from '../lib/preferences';
-
-export interface QueryCodec<T> {
-  decode(params: URLSearchParams): T;
-  /** The query string of a state: `?a=1&b=2`, or '' for the defaults. */
-  encode(state: T): string;
-}
+import type { QueryCodec } from '../lib/query';
 
 // Browsers throttle history updates (Chrome allows about 100 in 10 s): typing writes the
 // address once it pauses, not on every key.

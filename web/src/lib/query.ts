@@ -33,3 +33,10 @@ export function buildSearch(entries: readonly (readonly [string, string, string?
   const s = params.toString();
   return s ? `?${s}` : '';
 }
+
+/** How a tool's state is read from and written to its query string. */
+export interface QueryCodec<T> {
+  decode(params: URLSearchParams): T;
+  /** The query string of a state: `?a=1&b=2`, or '' for the defaults. */
+  encode(state: T): string;
+}

@@ -5,7 +5,9 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../i18n/react';
 import type { Account } from './controller';
 import { checkCredentials, fieldError } from './logic/errors';
-import { FormError, InputField, PasswordField } from '../../ui/fields/Field';
+import { FormError } from '../../ui/fields/Field';
+import { PasswordField } from '../../ui/fields/PasswordField';
+import { TextField } from '../../ui/fields/TextField';
 import { useFormErrors } from './useFormErrors';
 
 type Mode = 'signIn' | 'signUp';
@@ -50,7 +52,7 @@ export function CredentialsForm({ account }: { account: Account }) {
       </h2>
       <p className="account-intro">{t('intro')}</p>
       <form noValidate onSubmit={submit} aria-labelledby="account-title">
-        <InputField
+        <TextField
           id="account-email"
           label={t('email')}
           type="email"
@@ -68,7 +70,7 @@ export function CredentialsForm({ account }: { account: Account }) {
           inputRef={errors.ref('email')}
           data-autofocus=""
         />
-        <PasswordField
+        <PasswordField revealLabel={t('showPassword')}
           id="account-password"
           label={t('password')}
           autoComplete={signingUp ? 'new-password' : 'current-password'}
@@ -83,7 +85,7 @@ export function CredentialsForm({ account }: { account: Account }) {
           inputRef={errors.ref('password')}
         />
         {signingUp && (
-          <InputField
+          <TextField
             id="account-display-name"
             label={t('displayNameOptional')}
             hint={t('displayNameHint')}

@@ -5,7 +5,8 @@ import { useTranslation } from '../../i18n/react';
 import { localeOf } from '../../lib/site';
 import type { Account } from './controller';
 import { errorText, fieldError, type FieldError } from './logic/errors';
-import { FormError, PasswordField } from '../../ui/fields/Field';
+import { FormError } from '../../ui/fields/Field';
+import { PasswordField } from '../../ui/fields/PasswordField';
 import type { AccountUser } from './session';
 
 interface Props {
@@ -60,7 +61,7 @@ export function DataPanel({ account, user, close }: Props) {
         <form noValidate onSubmit={ask}>
           {/* For password managers: the account the password belongs to. */}
           <input type="email" name="username" autoComplete="username" value={user.email} readOnly hidden />
-          <PasswordField
+          <PasswordField revealLabel={t('showPassword')}
             id="account-delete-password"
             label={t('password')}
             autoComplete="current-password"

@@ -2,14 +2,14 @@
 // Saved to the account, and applied at once: the calculators read them (preferences.ts), the
 // theme is applied, and a link leads to this page in the chosen language.
 import { useState, type FormEvent } from 'react';
-import { precisionChoices } from '../../ui/fields/PrecisionField';
+import { precisionChoices } from '../../calculator/logic/precision';
 import { SelectField } from '../../ui/fields/SelectField';
-import { distanceUnitOptions, speedUnitOptions } from '../speed/logic/labels';
+import { distanceUnitOptions, speedUnitOptions } from '../speed/public';
 import { useTranslation } from '../../i18n/react';
 import { getPreferences } from '../../lib/preferences';
 import { locales, localeOf, pagePath, resolve } from '../../lib/site';
 import { storedTheme, themeChoices, type ThemeChoice } from '../../theme/theme';
-import { areaUnitIds, areaUnitSymbols } from '../area/logic/units';
+import { areaUnitIds, areaUnitSymbols } from '../area/public';
 import { lengthUnits, type LengthUnit } from '../../calculator/logic/length';
 import { toasts } from '../../ui/toasts';
 import type { Account } from './controller';

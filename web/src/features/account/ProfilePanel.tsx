@@ -6,7 +6,8 @@ import { toasts } from '../../ui/toasts';
 import { AvatarEditor } from './AvatarEditor';
 import type { Account } from './controller';
 import { fieldError } from './logic/errors';
-import { FormError, InputField } from '../../ui/fields/Field';
+import { FormError } from '../../ui/fields/Field';
+import { TextField } from '../../ui/fields/TextField';
 import type { AccountUser } from './session';
 import { useFormErrors } from './useFormErrors';
 
@@ -31,7 +32,7 @@ export function ProfilePanel({ account, user }: Props) {
   return (
     <>
       <form noValidate onSubmit={save}>
-          <InputField
+          <TextField
             id="account-profile-name"
             label={t('displayName')}
             hint={t('displayNameHint')}

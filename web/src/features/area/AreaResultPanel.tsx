@@ -2,7 +2,7 @@ import { useTranslation } from '../../i18n/react';
 import type { AreaOk } from './logic/result';
 import { areaUnitIds, areaUnitSymbols, convertArea, squareOf, type AreaUnit } from './logic/units';
 import { formatNumber } from '../../lib/number';
-import { PrecisionField } from '../../ui/fields/PrecisionField';
+import { PrecisionField } from '../../calculator/PrecisionField';
 import { ResultActions } from '../../calculator/ResultActions';
 import { SelectField } from '../../ui/fields/SelectField';
 import { UnitsTable } from '../../calculator/UnitsTable';

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Field } from '../../ui/fields/Field';
 
 interface Props {
   id: string;
@@ -15,19 +16,19 @@ interface Props {
  * the computed value, marked as computed in its label and its hint.
  */
 export function ComputedField({ id, label, value, badge, hint, suffix }: Props) {
-  const hintId = `${id}-hint`;
   return (
-    <div className="field field-computed">
-      <label htmlFor={id}>
-        {label} <span className="computed-badge">({badge})</span>
-      </label>
-      <div className="field-row">
-        <input id={id} name={id} type="text" readOnly value={value} aria-describedby={hintId} />
-        {suffix}
-      </div>
-      <p id={hintId} className="field-hint">
-        {hint}
-      </p>
-    </div>
+    <Field
+      id={id}
+      className="field-computed"
+      label={
+        <>
+          {label} <span className="computed-badge">({badge})</span>
+        </>
+      }
+      hint={hint}
+      after={suffix}
+    >
+      {(aria) => <input id={id} name={id} type="text" readOnly value={value} {...aria} />}
+    </Field>
   );
 }

@@ -1,6 +1,6 @@
 import { useTranslation } from '../../i18n/react';
 import { isPaceUnit } from './logic/pace';
-import { PrecisionField } from '../../ui/fields/PrecisionField';
+import { PrecisionField } from '../../calculator/PrecisionField';
 import { ResultActions } from '../../calculator/ResultActions';
 import type { LegsOutcome } from './logic/calculate';
 import { speedUnitOfPace, type Formatter } from './logic/format';

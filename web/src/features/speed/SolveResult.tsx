@@ -3,7 +3,7 @@ import { UnitsTable } from '../../calculator/UnitsTable';
 import { isPaceUnit, paceUnitIds } from './logic/pace';
 import type { Quantity } from './logic/solve';
 import { speedUnitIds } from './logic/units';
-import { PrecisionField } from '../../ui/fields/PrecisionField';
+import { PrecisionField } from '../../calculator/PrecisionField';
 import { ResultActions } from '../../calculator/ResultActions';
 import type { SolveOutcome } from './logic/calculate';
 import { speedUnitOfPace, type Formatter } from './logic/format';

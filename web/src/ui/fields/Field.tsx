@@ -1,81 +1,60 @@
-// The dialog's text fields: a label, the input, a hint, and the error next to it, tied to the
-// input by aria-describedby so that a screen reader reads it with the field.
-import { useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
-import { useTranslation } from '../../i18n/react';
+// The one family of form fields: every field is this frame (a label, the control and what
+// follows it, a hint, the error next to it) around its own control. The hint and the error are
+// tied to the control by aria-describedby, so a screen reader reads them with the field, and
+// the error is a polite live region, so it is heard when it appears.
+import type { ReactNode } from 'react';
 
-interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'onChange'> {
+/** The attributes a field's control takes from its frame. */
+export interface ControlAria {
+  'aria-invalid'?: true;
+  'aria-describedby'?: string;
+}
+
+export interface FrameProps {
   id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  hint?: string;
+  label: ReactNode;
+  hint?: ReactNode;
   /** The message of what is wrong with the value. */
   error?: string;
   /** The id of a message elsewhere that also concerns this field (a sign-in that failed). */
   alsoInvalidBy?: string;
-  /** Shown after the input (the password's show button). */
-  extra?: ReactNode;
-  inputRef?: Ref<HTMLInputElement>;
+  /** Shown after the control: a unit, or the password's show button. */
+  after?: ReactNode;
+  /** A class besides `field`, for a field that looks different (a computed one). */
+  className?: string;
 }
 
-export function InputField({ id, label, value, onChange, hint, error, alsoInvalidBy, extra, inputRef, ...input }: Props) {
+export function Field({ id, label, hint, error, alsoInvalidBy, after, className, children }: FrameProps & { children: (aria: ControlAria) => ReactNode }) {
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : '', error ? errorId : '', alsoInvalidBy ?? ''].filter(Boolean).join(' ') || undefined;
   const invalid = !!error || !!alsoInvalidBy;
+  const aria: ControlAria = {
+    'aria-invalid': invalid || undefined,
+    'aria-describedby': [hint ? hintId : '', error ? errorId : '', alsoInvalidBy ?? ''].filter(Boolean).join(' ') || undefined,
+  };
   return (
-    <div className={invalid ? 'field field-invalid' : 'field'}>
+    <div className={['field', className, invalid && 'field-invalid'].filter(Boolean).join(' ')}>
       <label htmlFor={id}>{label}</label>
       <div className="field-row">
-        <input
-          {...input}
-          id={id}
-          name={id}
-          ref={inputRef}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-          aria-invalid={invalid || undefined}
-          aria-describedby={describedBy}
-        />
-        {extra}
+        {children(aria)}
+        {after}
       </div>
       {hint && (
         <p id={hintId} className="field-hint">
           {hint}
         </p>
       )}
-      <p id={errorId} className="field-error">
+      <p id={errorId} className="field-error" aria-live="polite">
         {error}
       </p>
     </div>
   );
 }
 
-type PasswordProps = Omit<Props, 'type' | 'extra'>;
-
-/** A password field with a button that shows what was typed (and hides it again). */
-export function PasswordField(props: PasswordProps) {
-  const { t } = useTranslation('account');
-  const [shown, setShown] = useState(false);
-  return (
-    <InputField
-      {...props}
-      type={shown ? 'text' : 'password'}
-      spellCheck={false}
-      autoCapitalize="none"
-      extra={
-        <button type="button" className="secondary account-reveal" aria-pressed={shown} aria-controls={props.id} onClick={() => setShown(!shown)}>
-          {t('showPassword')}
-        </button>
-      }
-    />
-  );
-}
-
 /** A message about the whole form (not one field), announced when it appears. */
 export function FormError({ id, message }: { id: string; message?: string }) {
   return (
-    <p id={id} className="field-error account-form-error" role="alert">
+    <p id={id} className="field-error form-error" role="alert">
       {message}
     </p>
   );

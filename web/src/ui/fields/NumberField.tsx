@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Field } from './Field';
 import { useFieldError } from './useFieldError';
 
 interface Props {
@@ -19,44 +20,22 @@ interface Props {
 }
 
 /**
- * A labelled text field for a number (or a time, or a list of vertices). Its error is shown
- * next to it, tied to it by aria-describedby and announced by screen readers.
+ * A field for a number (or a time, or a list of vertices) typed as the visitor writes it. Its
+ * error waits for a pause in typing (useFieldError), so "1," is not called wrong on the way to
+ * "1,5".
  */
 export function NumberField({ id, label, value, onChange, error, suffix, hint, placeholder, inputMode = 'decimal', rows }: Props) {
   const [shownError, onBlur] = useFieldError(error, value);
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const describedBy = [hint ? hintId : '', shownError ? errorId : ''].filter(Boolean).join(' ') || undefined;
-  const common = {
-    id,
-    name: id,
-    value,
-    placeholder,
-    onBlur,
-    autoComplete: 'off',
-    spellCheck: false,
-    'aria-invalid': shownError ? true : undefined,
-    'aria-describedby': describedBy,
-  } as const;
+  const common = { id, name: id, value, placeholder, onBlur, autoComplete: 'off', spellCheck: false } as const;
   return (
-    <div className={shownError ? 'field field-invalid' : 'field'}>
-      <label htmlFor={id}>{label}</label>
-      <div className="field-row">
-        {rows ? (
-          <textarea {...common} rows={rows} onChange={(e) => onChange(e.target.value)} />
+    <Field id={id} label={label} hint={hint} error={shownError} after={suffix}>
+      {(aria) =>
+        rows ? (
+          <textarea {...common} {...aria} rows={rows} onChange={(e) => onChange(e.target.value)} />
         ) : (
-          <input {...common} type="text" inputMode={inputMode} onChange={(e) => onChange(e.target.value)} />
-        )}
-        {suffix}
-      </div>
-      {hint && (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      )}
-      <p id={errorId} className="field-error" aria-live="polite">
-        {shownError}
-      </p>
-    </div>
+          <input {...common} {...aria} type="text" inputMode={inputMode} onChange={(e) => onChange(e.target.value)} />
+        )
+      }
+    </Field>
   );
 }

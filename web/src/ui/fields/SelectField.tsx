@@ -1,3 +1,6 @@
+import type { ReactNode } from 'react';
+import { Field } from './Field';
+
 export interface Option<T extends string> {
   value: T;
   label: string;
@@ -9,14 +12,15 @@ interface Props<T extends string> {
   value: T;
   options: readonly Option<T>[];
   onChange: (value: T) => void;
-  /** Label the select without a visible label (a unit next to its field). */
+  hint?: ReactNode;
+  /** Label the select without a visible label or frame (a unit next to its field). */
   hiddenLabel?: boolean;
 }
 
 /** A labelled select of a fixed list of values. */
-export function SelectField<T extends string>({ id, label, value, options, onChange, hiddenLabel }: Props<T>) {
-  const select = (
-    <select id={id} name={id} value={value} onChange={(e) => onChange(e.target.value as T)} aria-label={hiddenLabel ? label : undefined}>
+export function SelectField<T extends string>({ id, label, value, options, onChange, hint, hiddenLabel }: Props<T>) {
+  const select = (aria: object) => (
+    <select id={id} name={id} value={value} onChange={(e) => onChange(e.target.value as T)} {...aria}>
       {options.map((o) => (
         <option key={o.value} value={o.value}>
           {o.label}
@@ -24,11 +28,10 @@ export function SelectField<T extends string>({ id, label, value, options, onCha
       ))}
     </select>
   );
-  if (hiddenLabel) return select;
+  if (hiddenLabel) return select({ 'aria-label': label });
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <div className="field-row">{select}</div>
-    </div>
+    <Field id={id} label={label} hint={hint}>
+      {select}
+    </Field>
   );
 }

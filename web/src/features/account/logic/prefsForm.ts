@@ -1,15 +1,13 @@
 // The preferences form: what the server keeps (users/{uid}.preferences) as the dialog's fields.
 // A tool's settings are read with the calculator's own query codec, so the dialog shows exactly
 // what the calculator will open with, and an unknown value falls back the same way.
-import { areaCodec } from '../../area/logic/state';
-import type { Precision } from '../../../ui/fields/PrecisionField';
-import { speedCodec, type SpeedOrPaceUnit } from '../../speed/logic/state';
+import { areaCodec, type AreaUnit } from '../../area/public';
+import type { Precision } from '../../../calculator/logic/precision';
+import { speedCodec, type DistanceUnit, type SpeedOrPaceUnit } from '../../speed/public';
 import type { toolSettings, Preferences } from '../../../lib/preferences';
 import { isLocaleCode, type LocaleCode } from '../../../lib/site';
 import type { ThemeChoice } from '../../../theme/theme';
-import type { AreaUnit } from '../../area/logic/units';
 import type { LengthUnit } from '../../../calculator/logic/length';
-import type { DistanceUnit } from '../../speed/logic/distance';
 import { themeOf } from './savedPreferences';
 
 export interface PrefsForm {

@@ -7,9 +7,8 @@ import { areaUnitIds, type AreaUnit } from './units';
 import { lengthUnits, type LengthUnit } from '../../../calculator/logic/length';
 import { decimalSeparator, parseNumber } from '../../../lib/number';
 import { parseVertices } from './polygon';
-import { buildSearch, fromParam, pick, toParam } from '../../../lib/query';
-import { defaultPrecision, precisionChoices, type Precision } from '../../../ui/fields/PrecisionField';
-import type { QueryCodec } from '../../../calculator/useQueryState';
+import { buildSearch, fromParam, pick, toParam, type QueryCodec } from '../../../lib/query';
+import { defaultPrecision, precisionChoices, type Precision } from '../../../calculator/logic/precision';
 
 export interface AreaForm {
   shape: ShapeId;

@@ -3,14 +3,13 @@
 // numbers and clock times go into the link in JavaScript notation, so a link made on a German
 // page shows `1,5` there and `1.5` on an English one.
 import { decimalSeparator, parseNumber } from '../../../lib/number';
-import { buildSearch, fromParam, pick, toParam } from '../../../lib/query';
+import { buildSearch, fromParam, pick, toParam, type QueryCodec } from '../../../lib/query';
 import { distanceUnitIds, type DistanceUnit } from './distance';
 import { paceUnitIds, type PaceUnit } from './pace';
 import type { Quantity } from './solve';
 import { parseTime, type TimeFormat } from './time';
 import { speedUnitIds, type SpeedUnit } from './units';
-import { defaultPrecision, precisionChoices, type Precision } from '../../../ui/fields/PrecisionField';
-import type { QueryCodec } from '../../../calculator/useQueryState';
+import { defaultPrecision, precisionChoices, type Precision } from '../../../calculator/logic/precision';
 
 /** A speed field takes a speed, or a pace typed as a time per km or per mile. */
 export type SpeedOrPaceUnit = SpeedUnit | PaceUnit;
