@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hasGps, jpegOrientation, readExif, withExif } from '../web/src/features/flip/logic/exif';
+import { hasGps, jpegOrientation, readExif, withExif } from '../web/src/lib/image/exif';
 import { expect, hydrated, namespaceMessages, test } from './fixtures';
 import { at, blocksJpeg, decode, gradient, png, type Pixels } from './images';
 

@@ -4,7 +4,7 @@
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { jpegtran, makeJpeg } from '../web/src/features/flip/logic/lossless/testJpegs';
-import { withExif } from '../web/src/features/flip/logic/exif';
+import { withExif } from '../web/src/lib/image/exif';
 import { expect, hydrated, namespaceMessages, test } from './fixtures';
 import { at, decode } from './images';
 

@@ -12,4 +12,3 @@ export type {
 } from './types';
 export { cropToUpright, ZOOM_COEFFICIENT } from './geometry';
 export type { Rect, Size } from './geometry';
-export { readOrientation, type Orientation } from './orientation';

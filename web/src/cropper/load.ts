@@ -1,6 +1,10 @@
 // Browser-only: reads an image's bytes, decodes it upright and at most maxImageSize, and draws crops.
+import { jpegOrientation, withOrientation, type Orientation } from '../lib/image/exif';
+import { canvasMatrix, fromExifOrientation, outputSize } from '../lib/image/transform';
 import { multiply, outputMatrix, type Rect, type Rotation, type Size } from './geometry';
-import { ORIENTATION_HEAD_BYTES, orientationMatrix, orientedSize, readOrientation, withOrientation, type Orientation } from './orientation';
+
+/** Bytes enough to hold every APP segment a JPEG may put before its orientation. */
+const HEAD_BYTES = 256 * 1024;
 
 type Drawable = CanvasImageSource & { width: number; height: number };
 
@@ -54,16 +58,14 @@ export async function loadImage(src: Blob | string, maxSize: number): Promise<Lo
   let orientation: Orientation = 1;
   let source: Blob | string = blob ?? (src as string);
   if (blob) {
-    const head = new Uint8Array(await blob.slice(0, ORIENTATION_HEAD_BYTES).arrayBuffer());
-    const tag = readOrientation(head);
-    if (tag.offset !== undefined) {
-      orientation = tag.orientation;
-      if (orientation !== 1) source = new Blob([withOrientation(head, tag, 1) as BlobPart, blob.slice(head.length)], { type: blob.type });
-    }
+    const head = new Uint8Array(await blob.slice(0, HEAD_BYTES).arrayBuffer());
+    orientation = jpegOrientation(head);
+    if (orientation !== 1) source = new Blob([withOrientation(head, 1) as BlobPart, blob.slice(head.length)], { type: blob.type });
   }
   const decoded = await decode(source);
   const stored = sizeOf(decoded);
-  const upright = orientedSize(orientation, stored);
+  const toUpright = fromExifOrientation(orientation);
+  const upright = outputSize(toUpright, stored.width, stored.height);
   const scale = Math.min(1, maxSize / Math.max(upright.width, upright.height));
   if (scale === 1 && orientation === 1) return { ...upright, texture: decoded, scale, orientation };
 
@@ -72,7 +74,7 @@ export async function loadImage(src: Blob | string, maxSize: number): Promise<Lo
   canvas.height = Math.max(1, Math.round(upright.height * scale));
   const ctx = canvas.getContext('2d')!;
   ctx.imageSmoothingQuality = 'high';
-  ctx.setTransform(...multiply([canvas.width / upright.width, 0, 0, canvas.height / upright.height, 0, 0], orientationMatrix(orientation, stored)));
+  ctx.setTransform(...multiply([canvas.width / upright.width, 0, 0, canvas.height / upright.height, 0, 0], canvasMatrix(toUpright, stored.width, stored.height)));
   ctx.drawImage(decoded, 0, 0, stored.width, stored.height);
   release(decoded);
   return { ...upright, texture: canvas, scale: canvas.width / upright.width, orientation };

@@ -1,5 +1,5 @@
-// Test helpers: tiny images as grids of labels, turned and mirrored by plain array work, and the
-// same grids moved by a canvas matrix (each pixel's centre mapped), to compare the two.
+// Test helpers: tiny images as grids of labels, turned by plain array work, and the same grids
+// moved by a canvas matrix (each pixel's centre mapped), to compare the two.
 import { transformPoint, type Matrix } from './geometry';
 
 export type Grid = string[][];
@@ -13,10 +13,6 @@ export function rotateCW(g: Grid): Grid {
   const h = g.length;
   const w = g[0]!.length;
   return Array.from({ length: w }, (_, y) => Array.from({ length: h }, (_, x) => g[h - 1 - x]![y]!));
-}
-
-export function mirror(g: Grid): Grid {
-  return g.map((row) => [...row].reverse());
 }
 
 export function turns(g: Grid, n: number): Grid {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/react';
+import { apply, identity, type Operation, type Transform } from '../../lib/image/transform';
 import { formatNumber } from '../../lib/number';
-import { apply, identity, type Operation, type Transform } from './logic/transform';
 import { outputFormat, uniqueNames, type OutputChoice } from './logic/formats';
 import { createFlipClient, type FlipClient } from './flipClient';
 import { openImage, type OpenedImage, type Problem } from './inspect';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { canvasMatrix, outputSize, type Transform } from './logic/transform';
+import { canvasMatrix, outputSize, type Transform } from '../../lib/image/transform';
 import type { Crop } from './protocol';
 
 interface Props {

@@ -4,8 +4,8 @@
 // orientation ('from-image'), so the image is flipped as the camera meant it, and the output,
 // written without an orientation tag (or with it reset to 1), never rotates twice in a viewer.
 /// <reference lib="webworker" />
-import { withChosenExif } from './logic/exif';
-import { canvasMatrix, outputSize } from './logic/transform';
+import { withChosenExif } from '../../lib/image/exif';
+import { canvasMatrix, outputSize } from '../../lib/image/transform';
 import { pngFromStrips } from './logic/pngStrips';
 import {
   KEPT_PIXELS,

@@ -2,10 +2,10 @@
 // copied), results as transferred ArrayBuffers and ImageBitmaps (moved, not copied); nothing
 // leaves the browser. The worker decodes each image once, when it is opened, and keeps the
 // decoded pixels for the flip while they fit its memory budget.
-import type { MetadataChoice } from './logic/exif';
+import type { MetadataChoice } from '../../lib/image/exif';
+import type { Transform } from '../../lib/image/transform';
 import type { ImageFormat } from './logic/formats';
 import type { Edges, LosslessResult } from './logic/lossless';
-import type { Transform } from './logic/transform';
 
 /** A region of the upright image (after its EXIF orientation), in its pixels. */
 export interface Crop {

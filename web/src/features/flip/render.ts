@@ -1,9 +1,9 @@
 // From an opened image and the visitor's choices to the file to save. Raster images go through
 // the worker; an SVG kept as SVG is flipped as vector, in its text; an SVG saved as a raster
 // format is drawn here (workers cannot decode SVG).
+import { canvasMatrix, outputSize, type Transform } from '../../lib/image/transform';
 import { outputFormat, outputName, mimeTypes, type OutputChoice } from './logic/formats';
 import { transformSvg } from './logic/svg';
-import { canvasMatrix, outputSize, type Transform } from './logic/transform';
 import type { FlipClient } from './flipClient';
 import type { OpenedImage } from './inspect';
 import type { Edges } from './logic/lossless';

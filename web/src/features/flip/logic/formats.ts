@@ -3,7 +3,7 @@
 // and animation of an image before it is decoded, so the page can refuse or strip-process a
 // huge image instead of letting the browser run out of memory. Every reader takes untrusted
 // bytes: a truncated or corrupt file gives undefined or false, never an exception.
-import { hasAscii, hasBytes, u32 } from './bytes';
+import { hasAscii, hasBytes, u32 } from '../../../lib/image/bytes';
 import { avifSize, bmpSize, jpegSize, pngChunks, pngSignature, pngSize, scanGif, size, webpChunks, webpSize, type Size } from './headers';
 import { rootStart } from './xml';
 

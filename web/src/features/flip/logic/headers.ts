@@ -1,8 +1,8 @@
 // Readers of the headers of raster formats: size and animation, found without decoding the
 // image. Each takes untrusted bytes and walks only structures that it bounds-checks, so a
 // truncated or corrupt file gives undefined (or no chunks), never an exception or a long loop.
-import { hasAscii, hasBytes, u16, u32, u8 } from './bytes';
-import { isFrameHeader, jpegHead } from './jpeg';
+import { hasAscii, hasBytes, u16, u32, u8 } from '../../../lib/image/bytes';
+import { isFrameHeader, jpegHead } from '../../../lib/image/jpeg';
 
 export const pngSignature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

@@ -2,7 +2,7 @@
 // Safari stops at 16.7 million pixels): each strip of rows is drawn on its own small canvas,
 // read back, and fed to one streaming zlib compressor, so the whole image never sits in a canvas.
 import { Zlib } from 'fflate';
-import { concat } from './bytes';
+import { concat } from '../../../lib/image/bytes';
 
 /** RGBA rows [y, y + height) of the image, 4 bytes per pixel. */
 export type StripSource = (y: number, height: number) => Uint8ClampedArray | Promise<Uint8ClampedArray>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { apply, canvasMatrix, identity, type Operation, type Transform } from '../../../lib/image/transform';
 import { transformSvg } from './svg';
-import { apply, canvasMatrix, identity, type Operation, type Transform } from './transform';
 
 const op = (...ops: Operation[]) => ops.reduce(apply, identity);
 const all: readonly Transform[] = [0, 1, 2, 3].flatMap((turns) => [

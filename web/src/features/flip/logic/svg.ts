@@ -3,7 +3,7 @@
 // (declaration, DOCTYPE, namespaces, other attributes, comments) is kept byte for byte. No DOM:
 // this runs in workers and in Node, and a parse-and-serialise round trip would rewrite the
 // whole file.
-import { canvasMatrix, isIdentity, swapsAxes, type Transform } from './transform';
+import { canvasMatrix, isIdentity, swapsAxes, type Transform } from '../../../lib/image/transform';
 import { findEnd, readStartTag, rootStart, type Attribute } from './xml';
 
 interface Box {

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { withExif } from '../exif';
-import { parseTransformKey, transformKey, transformPixels, type Pixels, type Transform } from '../transform';
+import { withExif } from '../../../../lib/image/exif';
+import { parseTransformKey, transformKey, transformPixels, type Pixels, type Transform } from '../../../../lib/image/transform';
 import { blockCoefficients, type Coefficients } from './coefficients';
 import { readCoefficients } from './decode';
 import { flipJpegLossless } from './index';

@@ -312,6 +312,27 @@ describe('EXIF orientations', () => {
     }
   });
 
+  it('draws each stored layout upright through its canvas matrix, pixel centre by pixel centre', () => {
+    for (let o = 1; o <= 8; o++) {
+      const s = stored[o];
+      const t = fromExifOrientation(o);
+      const size = outputSize(t, s.width, s.height);
+      expect(size, `orientation ${o}`).toEqual({ width: upright.width, height: upright.height });
+      const [a, b, c, d, e, f] = canvasMatrix(t, s.width, s.height);
+      const drawn = image(size.width, size.height, () => [0, 0, 0, 0]);
+      for (let y = 0; y < s.height; y++) {
+        for (let x = 0; x < s.width; x++) {
+          const X = Math.floor(a * (x + 0.5) + c * (y + 0.5) + e);
+          const Y = Math.floor(b * (x + 0.5) + d * (y + 0.5) + f);
+          expect(X >= 0 && X < size.width && Y >= 0 && Y < size.height, `orientation ${o}: ${x},${y} lands inside`).toBe(true);
+          drawn.data.set(at(s, x, y), (Y * size.width + X) * 4);
+        }
+      }
+      // Every upright pixel is opaque, so a pixel drawn twice would leave another one empty.
+      expect(px(drawn), `orientation ${o}`).toEqual(px(upright));
+    }
+  });
+
   it('takes anything else as upright', () => {
     for (const o of [0, 9, -1, 1.5, NaN, Infinity, 65535]) expect(fromExifOrientation(o)).toBe(identity);
   });

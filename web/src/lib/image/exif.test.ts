@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasGps, jpegOrientation, readExif, rewriteExif, withExif } from './exif';
+import { hasGps, jpegOrientation, readExif, rewriteExif, withExif, withOrientation, type Orientation } from './exif';
 import { apply, fromExifOrientation, identity } from './transform';
 
 // EXIF made here: a small TIFF writer laying out IFDs and their out-of-line values in either
@@ -201,6 +201,95 @@ describe('jpegOrientation', () => {
   it('reads the first Exif segment, past other APP1 segments', () => {
     const xmpFirst = new Uint8Array([0xff, 0xd8, ...segment(0xe1, ascii('http://ns.adobe.com/xap/1.0/\0')), ...exifSegment(cameraExif(true, { orientation: 3 })), ...IMAGE]);
     expect(jpegOrientation(xmpFirst)).toBe(3);
+  });
+
+  it('reads it past an ICC profile (APP2) and fill bytes', () => {
+    const icc = segment(0xe2, [...ascii('ICC_PROFILE\0'), 1, 1, ...new Array<number>(300).fill(7)]);
+    const file = new Uint8Array([0xff, 0xd8, ...JFIF, ...icc, 0xff, 0xff, ...exifSegment(cameraExif(false, { orientation: 6 })), ...IMAGE]);
+    expect(jpegOrientation(file)).toBe(6);
+  });
+
+  it('takes a value outside 1–8, or in the wrong byte, as 1', () => {
+    for (const le of orders) {
+      for (const o of [255, 0x0600, 0xffff]) expect(jpegOrientation(jpeg(cameraExif(le, { orientation: o }))), `${orderName(le)} ${o}`).toBe(1);
+    }
+  });
+
+  it('stops at the image data: a tag after SOS is not metadata', () => {
+    const late = new Uint8Array([0xff, 0xd8, ...IMAGE.slice(0, -2), ...jpeg(cameraExif(true, { orientation: 6 })).slice(2)]);
+    expect(jpegOrientation(late)).toBe(1);
+  });
+
+  it('reads a view into a larger buffer', () => {
+    const file = jpeg(cameraExif(false, { orientation: 5 }), { jfif: true });
+    const big = new Uint8Array(file.length + 10);
+    big.set(file, 10);
+    expect(jpegOrientation(big.subarray(10))).toBe(5);
+  });
+});
+
+describe('withOrientation', () => {
+  const changed = (a: Uint8Array, b: Uint8Array) => [...a].flatMap((v, i) => (v === b[i] ? [] : [i]));
+
+  it('changes only the tag, in a copy, in either byte order', () => {
+    for (const le of orders) {
+      for (const jfif of [true, false]) {
+        for (let o = 1; o <= 8; o++) {
+          const t = cameraExif(le, { orientation: o });
+          const file = jpeg(t, { jfif });
+          const before = file.slice();
+          // Where the value is, found by the test's own reader: SOI, JFIF, the APP1 marker and length, 'Exif\0\0'.
+          const at = 2 + (jfif ? JFIF.length : 0) + 4 + 6 + reader(t).ifd0().tags.get(0x0112)!.at;
+          const low = le ? at : at + 1;
+          expect([file[low], file[le ? at + 1 : at]]).toEqual([o, 0]);
+
+          const upright = withOrientation(file, 1);
+          expect(jpegOrientation(upright)).toBe(1);
+          expect(upright.length).toBe(file.length);
+          expect(changed(file, upright)).toEqual(o === 1 ? [] : [low]);
+          expect(changed(before, file)).toEqual([]); // the original is untouched
+          expect(upright).not.toBe(file);
+          for (let v = 1; v <= 8; v++) expect(jpegOrientation(withOrientation(upright, v as Orientation))).toBe(v);
+        }
+      }
+    }
+  });
+
+  it('copies unchanged a JPEG without a tag that jpegOrientation reads', () => {
+    for (const file of [
+      jpeg(),
+      jpeg(cameraExif(true, { orientation: undefined })),
+      jpeg(cameraExif(false, { orientation: 9 })),
+      jpeg(tiff(true, { tags: [{ tag: 0x0112, type: LONG, values: [6] }] })),
+      new Uint8Array(0),
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+    ]) {
+      const out = withOrientation(file, 1);
+      expect(out).toEqual(file);
+      expect(out).not.toBe(file);
+    }
+  });
+
+  it('works on a view, writing nothing outside it', () => {
+    const file = jpeg(cameraExif(true, { orientation: 8 }));
+    const big = new Uint8Array(file.length + 20).fill(0xee);
+    big.set(file, 10);
+    const out = withOrientation(big.subarray(10, 10 + file.length), 1);
+    expect(out.length).toBe(file.length);
+    expect(jpegOrientation(out)).toBe(1);
+    expect(changed(file, out)).toHaveLength(1);
+    expect(jpegOrientation(big.subarray(10))).toBe(8);
+  });
+
+  it('keeps what follows a head cut short: the cropper rewrites only the first bytes of a file', () => {
+    const file = jpeg(cameraExif(false, { orientation: 6 }), { jfif: true });
+    for (let n = 0; n <= file.length; n++) {
+      const head = file.subarray(0, n);
+      const out = withOrientation(head, 1);
+      expect(out.length).toBe(n);
+      expect(changed(head, out).length).toBeLessThanOrEqual(1);
+      expect(jpegOrientation(out)).toBe(1);
+    }
   });
 });
 
@@ -439,6 +528,29 @@ describe('corrupt EXIF', () => {
       expect([...out.subarray(0, 8)]).toEqual([...t.subarray(0, 8)]);
       expect(reader(out).ifd(exifAt).tags.get(0x9003)).toEqual(r.ifd(exifAt).tags.get(0x9003));
       expect(contains(out, ascii(DATE))).toBe(true);
+    }
+  });
+
+  it('takes an IFD with more entries than bytes, or an empty segment, as upright', () => {
+    const t = cameraExif(true, { orientation: 6 });
+    const many = t.slice();
+    many.set([0xff, 0xff], 8); // IFD0's entry count
+    expect(jpegOrientation(jpeg(many))).toBe(1);
+    expect(withOrientation(jpeg(many), 1)).toEqual(jpeg(many));
+    expect(jpegOrientation(new Uint8Array([0xff, 0xd8, 0xff, 0xe1, 0, 0]))).toBe(1);
+    expect(jpegOrientation(new Uint8Array([0xff, 0xd8, ...segment(0xe1, ascii('Exif\0\0'))]))).toBe(1);
+  });
+
+  it('never throws on random bytes after SOI', () => {
+    let seed = 1;
+    for (let i = 0; i < 500; i++) {
+      const junk = new Uint8Array(64).map(() => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 16) & 0xff);
+      junk.set([0xff, 0xd8]);
+      if (i % 2) junk.set([0xff, 0xe1, 0, 60, ...ascii('Exif\0\0')], 2); // an Exif segment of junk
+      const o = jpegOrientation(junk);
+      expect(o >= 1 && o <= 8).toBe(true);
+      expect(withOrientation(junk, 1).length).toBe(64);
+      readExif(junk);
     }
   });
 

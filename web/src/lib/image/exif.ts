@@ -1,7 +1,8 @@
 // A JPEG's EXIF metadata, read and rewritten in place. The orientation tag decides which way up
 // a photo is shown; once the pixels are turned upright it must say 1, or a viewer would turn the
-// image a second time. Location (the GPS IFD) is removed unless the visitor keeps it, and the
-// embedded thumbnail goes, since it still shows the old orientation and crop.
+// image a second time (the cropper also sets it to 1 before decoding, to get the stored pixels).
+// Location (the GPS IFD) is removed unless the visitor keeps it, and the embedded thumbnail goes,
+// since it still shows the old orientation and crop.
 //
 // EXIF is a TIFF structure: a header, then IFDs (directories of 12-byte entries) whose values
 // sit inline when they fit in 4 bytes, else at an offset from the TIFF's start. Editing it in
@@ -100,29 +101,50 @@ function values(t: Tiff, e: Entry): number[] {
   return out;
 }
 
-/** The TIFF part of the first APP1 Exif segment, as a view into the JPEG. */
-function exifView(bytes: Uint8Array): Uint8Array | undefined {
+/** The TIFF part of the first APP1 Exif segment, as a view into the JPEG, and where it starts. */
+function exifView(bytes: Uint8Array): { tiff: Uint8Array; start: number } | undefined {
   const segment = jpegHead(bytes)?.segments.find((s) => s.marker === APP1 && hasAscii(bytes, s.payload, EXIF_HEADER));
-  return segment && bytes.subarray(segment.payload + EXIF_HEADER.length, segment.end);
+  if (!segment) return undefined;
+  const start = segment.payload + EXIF_HEADER.length;
+  return { tiff: bytes.subarray(start, segment.end), start };
 }
 
 /** The APP1 Exif segment payload of a JPEG (the bytes after the 'Exif\0\0' header, i.e. the TIFF structure), or undefined. */
 export function readExif(bytes: Uint8Array): Uint8Array | undefined {
   // A copy: the JPEG's buffer may be transferred to a worker while this is still in use.
-  return exifView(bytes)?.slice();
+  return exifView(bytes)?.tiff.slice();
 }
 
-/** The EXIF orientation (1–8) of a JPEG, or 1 when absent/unreadable; never throws. Handles big- and little-endian TIFF headers. */
-export function jpegOrientation(bytes: Uint8Array): number {
+/** The eight EXIF orientations: 1 is upright as stored; what the others mean is in transform.ts. */
+export type Orientation = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+
+/** A valid orientation tag in IFD0: its value, and where in the JPEG that 16-bit value is. */
+function orientationTag(bytes: Uint8Array): { orientation: Orientation; at: number; le: boolean } | undefined {
   const view = exifView(bytes);
-  const t = view && openTiff(view);
+  const t = view && openTiff(view.tiff);
   const ifd0 = t && readIfd(t, t.ifd0);
   // A single SHORT, as the standard has it and as browsers read it; anything else is ignored
   // by them too, so the image is upright as stored.
   const entry = ifd0?.entries.find((e) => e.tag === ORIENTATION);
-  if (!t || !entry || entry.type !== SHORT || entry.count < 1) return 1;
-  const o = u16(t.b, entry.value, t.le) ?? 1;
-  return o >= 1 && o <= 8 ? o : 1;
+  if (!view || !t || !entry || entry.type !== SHORT || entry.count < 1) return undefined;
+  const o = u16(t.b, entry.value, t.le);
+  return o !== undefined && o >= 1 && o <= 8 ? { orientation: o as Orientation, at: view.start + entry.value, le: t.le } : undefined;
+}
+
+/** The EXIF orientation (1–8) of a JPEG, or 1 when absent/unreadable; never throws. Handles big- and little-endian TIFF headers. */
+export function jpegOrientation(bytes: Uint8Array): Orientation {
+  return orientationTag(bytes)?.orientation ?? 1;
+}
+
+/**
+ * A copy of a JPEG (or of its head) whose orientation tag says `value`, the same length with only
+ * the tag's value changed; an unchanged copy when it has no tag that jpegOrientation reads.
+ */
+export function withOrientation(bytes: Uint8Array, value: Orientation): Uint8Array {
+  const copy = bytes.slice();
+  const tag = orientationTag(bytes);
+  if (tag) write16(copy, tag.at, value, tag.le);
+  return copy;
 }
 
 /** Whether the EXIF has GPS data (for the page to say "location removed"): a GPS IFD with more than its version. */
