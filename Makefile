@@ -23,7 +23,7 @@ node_modules: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
 	@touch node_modules
 
-test: build test-go test-web test-html test-e2e
+test: build lint test-go test-web test-html test-e2e
 
 # The store's tests run on SQLite and on a throwaway PostgreSQL (internal/store/storetest starts
 # one from Debian's binaries, or uses HANDY_TEST_DATABASE_URL).
@@ -56,10 +56,14 @@ screenshots: build
 	scripts/ensure-tools.sh screenshots
 	node scripts/screenshots.mjs
 
+# gofmt, go vet, the type check, then ESLint (eslint.config.js: typescript-eslint, the React hooks
+# rules, the front end's import boundaries) and the boundaries rule's own tests.
 lint: node_modules
 	@out=$$(gofmt -l cmd internal web/embed.go); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	npx tsc -p .
+	npx eslint --max-warnings 0 .
+	node --test web/eslint/
 
 clean:
 	rm -rf handy web/build node_modules
