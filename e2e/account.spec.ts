@@ -233,7 +233,7 @@ test('exports all of the account data as JSON', async ({ page }) => {
   await d.getByRole('tab', { name: m.tabs.data }).click();
   const [download] = await Promise.all([page.waitForEvent('download'), d.getByRole('button', { name: m.export }).click()]);
   expect(download.suggestedFilename()).toBe('handy-tools-account.json');
-  const data = JSON.parse(readFileSync((await download.path())!, 'utf8')) as {
+  const data = JSON.parse(readFileSync(await download.path(), 'utf8')) as {
     user: { id: string; email: string };
     documents: { path: string; data: { email: string; displayName: string } }[];
   };
@@ -365,7 +365,7 @@ test('is usable on a 320 px wide phone', async ({ page }) => {
 test.describe('page weight', () => {
   // The account's chunks, from the build's manifest: the runtime, the dialog, and its messages.
   const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '../web/build/client/.vite/manifest.json'), 'utf8')) as Record<string, { file: string }>;
-  const fileOf = (key: string) => `/${manifest[key]!.file}`;
+  const fileOf = (key: string) => `/${manifest[key].file}`;
   const runtime = fileOf('src/features/account/app.tsx');
   const dialogChunk = fileOf('src/features/account/AccountDialog.tsx');
   const accountMessages = Object.keys(manifest)

@@ -77,7 +77,7 @@ test.describe('the home page', () => {
     expect(href).toMatch(/^\/jp\/faq#.+/);
     await teaser.first().click();
     await expect(page).toHaveURL(/\/jp\/faq#/);
-    await expect(page.locator(`details[id="${href!.split('#')[1]!}"]`)).toHaveAttribute('open', '');
+    await expect(page.locator(`details[id="${href!.split('#')[1]}"]`)).toHaveAttribute('open', '');
   });
 });
 
@@ -115,19 +115,23 @@ test.describe('the FAQ', () => {
         const text = (html: string) => {
           const div = document.createElement('div');
           div.innerHTML = html;
-          return div.textContent!.replace(/\s+/g, ' ').trim();
+          return div.textContent.replace(/\s+/g, ' ').trim();
         };
         const scripts = [...document.querySelectorAll('script[type="application/ld+json"]')];
-        const data = JSON.parse(scripts[0]!.textContent!);
+        const data = JSON.parse(scripts[0].textContent) as {
+          '@type': string;
+          '@context': string;
+          mainEntity: { '@type': string; name: string; acceptedAnswer: { '@type': string; text: string } }[];
+        };
         const shown = [...document.querySelectorAll('details.faq-item')].map((d) => ({
-          question: d.querySelector('summary')!.textContent!.trim(),
-          answer: d.querySelector('.faq-answer')!.textContent!.replace(/\s+/g, ' ').trim(),
+          question: d.querySelector('summary')!.textContent.trim(),
+          answer: d.querySelector('.faq-answer')!.textContent.replace(/\s+/g, ' ').trim(),
         }));
         return {
           count: scripts.length,
           type: data['@type'],
           context: data['@context'],
-          data: data.mainEntity.map((q: { '@type': string; name: string; acceptedAnswer: { '@type': string; text: string } }) => ({
+          data: data.mainEntity.map((q) => ({
             types: `${q['@type']}/${q.acceptedAnswer['@type']}`,
             question: q.name,
             answer: text(q.acceptedAnswer.text),

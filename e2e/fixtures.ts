@@ -21,7 +21,7 @@ export const test = base.extend<{ consoleErrors: string[] }>({
 export type Messages = typeof import('../web/src/i18n/locales/en.json');
 
 export function messages(code: string): Messages {
-  return JSON.parse(readFileSync(join(import.meta.dirname, `../web/src/i18n/locales/${code}.json`), 'utf8'));
+  return JSON.parse(readFileSync(join(import.meta.dirname, `../web/src/i18n/locales/${code}.json`), 'utf8')) as Messages;
 }
 
 export function pagePath(page: string, code: string): string {
@@ -36,7 +36,7 @@ export const routes = site.locales.flatMap((l) => site.pages.map((p) => ({ local
 export function namespaceMessages<T = Record<string, unknown>>(ns: string, code: string): T {
   const src = join(import.meta.dirname, '../web/src');
   const dir = existsSync(join(src, ns, 'locales')) ? join(src, ns) : join(src, 'features', ns);
-  return JSON.parse(readFileSync(join(dir, 'locales', `${code}.json`), 'utf8'));
+  return JSON.parse(readFileSync(join(dir, 'locales', `${code}.json`), 'utf8')) as T;
 }
 
 /** Waits until the prerendered page is live (hydrated, runtime started). */

@@ -28,7 +28,7 @@ async function choose(page: Page, files: { name: string; mimeType: string; buffe
 
 async function downloadBy(page: Page, action: () => Promise<void>) {
   const [download] = await Promise.all([page.waitForEvent('download'), action()]);
-  return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
+  return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
 }
 
 /** The pixels of an image after a transform, computed here from the definition. */
@@ -38,7 +38,7 @@ function mapped(src: Pixels, width: number, height: number, from: (x: number, y:
   return { width, height, data };
 }
 
-const close = (a: number[], b: number[], tolerance: number) => a.every((v, i) => Math.abs(v - b[i]!) <= tolerance);
+const close = (a: number[], b: number[], tolerance: number) => a.every((v, i) => Math.abs(v - b[i]) <= tolerance);
 
 test.describe('in English', () => {
   const m = flip('en');
@@ -139,7 +139,7 @@ test.describe('in English', () => {
     expect(out.name).toMatch(/\.zip$/);
     const files = unzipSync(new Uint8Array(out.bytes));
     expect(Object.keys(files).sort()).toEqual(['grad-flipped.png', 'small-flipped.png']);
-    expect(await decode(page, Buffer.from(files['small-flipped.png']!))).toEqual(mapped(other, 2, 2, (x, y) => [x, 1 - y]));
+    expect(await decode(page, Buffer.from(files['small-flipped.png']))).toEqual(mapped(other, 2, 2, (x, y) => [x, 1 - y]));
   });
 
   test('names each file it cannot open, and goes on with the others', async ({ page }) => {
@@ -181,7 +181,7 @@ test.describe('in English', () => {
     // Every pixel of the gradient says where it came from (red = 20x, green = 20y): the result,
     // flipped back, is exactly one w × h window of the original.
     const [r, g] = at(result, w - 1, 0);
-    const [ox, oy] = [r! / 20, g! / 20];
+    const [ox, oy] = [r / 20, g / 20];
     expect(ox + w).toBeLessThanOrEqual(12);
     expect(result).toEqual(mapped(big, w, h, (x, y) => [ox + w - 1 - x, oy + y]));
   });
@@ -241,8 +241,9 @@ test('the worker draws a result too large for one canvas in strips, pixel for pi
     async ([url, bytes]) => {
       const w = new Worker(url, { type: 'module' });
       const file = new Blob([Uint8Array.from(bytes)], { type: 'image/png' });
-      const done = new Promise<{ kind: string; bytes?: ArrayBuffer; inStrips?: boolean; mime?: string }>((resolve) => {
-        w.onmessage = (e) => e.data.kind !== 'progress' && resolve(e.data);
+      type Outcome = { kind: string; bytes?: ArrayBuffer; inStrips?: boolean; mime?: string };
+      const done = new Promise<Outcome>((resolve) => {
+        w.onmessage = (e: MessageEvent<Outcome>) => e.data.kind !== 'progress' && resolve(e.data);
       });
       // Rotated right, with a limit of 6 pixels per canvas: strips of one row of 5 pixels. The
       // image was never opened, so the worker decodes the file itself.

@@ -22,7 +22,7 @@ async function openWith(page: Page, path: string, name: string, jpeg: Uint8Array
 
 async function download(page: Page, label: string): Promise<Buffer> {
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: label, exact: true }).click()]);
-  return readFileSync((await file.path())!);
+  return readFileSync(await file.path());
 }
 
 test('flips a JPEG losslessly: the file is byte for byte what jpegtran writes, and the page says so', async ({ page }) => {
@@ -60,7 +60,7 @@ test('trims a partial edge to stay lossless, or keeps every pixel by re-encoding
   expect([pixels.width, pixels.height]).toEqual([37, 21]);
   // Re-encoded, but flipped: the left column now holds what was the right one.
   const input = await decode(page, Buffer.from(jpeg));
-  const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]!) <= 40);
+  const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]) <= 40);
   expect(near(at(pixels, 2, 10), at(input, 34, 10))).toBe(true);
 });
 

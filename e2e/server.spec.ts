@@ -74,7 +74,7 @@ test('pages carry security headers and a strict CSP, and revalidate with ETags',
   const again = await request.get('/de/faq', { headers: { 'Accept-Encoding': 'br', 'If-None-Match': h.etag } });
   expect(again.status()).toBe(304);
 
-  const meta = await (await request.get('/builds/latest.json')).json();
+  const meta = (await (await request.get('/builds/latest.json')).json()) as { id: string };
   const asset = (await (await request.get(`/builds/meta/${meta.id}.json`)).json()) as { prerendered: string[] };
   expect(asset.prerendered).toHaveLength(56);
 });

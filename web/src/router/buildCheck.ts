@@ -40,7 +40,7 @@ export function startBuildCheck({
   }
 
   function schedule(delay = intervalMs) {
-    if (!stopped) timer = setTimeout(check, delay);
+    if (!stopped) timer = setTimeout(() => void check(), delay);
   }
 
   schedule(firstDelayMs);

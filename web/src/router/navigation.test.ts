@@ -11,7 +11,7 @@ function setup(overrides: Partial<NavigatorDeps> = {}) {
   const deps = {
     store,
     loadPage: vi.fn(async () => {}),
-    fetchPayload: vi.fn(async (path: string) => payload(path)),
+    fetchPayload: vi.fn((path: string) => Promise.resolve(payload(path))),
     ensureMessages: vi.fn(async () => {}),
     fullLoad: vi.fn(),
     reloadOnce: vi.fn(() => true),

@@ -54,7 +54,7 @@ export function startRuntime({ boot, store, i18n }: RuntimeInput) {
   window.addEventListener('popstate', () => void navigator.navigate(location.href, 'none'));
   if (preloadAllowed()) watchLinks(fetchPayload, store);
   startBuildCheck({ buildId: boot.buildId, onOutdated: () => navigator.markOutdated() });
-  loadRouteRules(boot.buildId, navigator);
+  void loadRouteRules(boot.buildId, navigator);
   window.addEventListener('unhandledrejection', (e) => console.error('Unhandled error:', e.reason));
   document.documentElement.dataset.hydrated = 'true'; // for tests and styles: the page is live
 }
@@ -114,7 +114,7 @@ function watchLinks(fetchPayload: (path: string) => Promise<unknown>, store: Vie
   document.addEventListener('pointerover', onIntent, { passive: true });
   document.addEventListener('focusin', onIntent);
   // After the page settles, so that preloads never compete with the page's own loading.
-  const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 1000));
+  const idle = (cb: () => void) => ('requestIdleCallback' in window ? window.requestIdleCallback(cb) : setTimeout(cb, 1000));
   idle(observeAll);
   store.subscribe(() => idle(observeAll)); // a new view brings new links
 }

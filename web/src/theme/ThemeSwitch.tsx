@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from '../i18n/react';
 import { applyTheme, nextTheme, storedTheme, type ThemeChoice } from './theme';
 
@@ -19,13 +19,17 @@ const icons: Record<ThemeChoice, ReactNode> = {
   dark: <path className="fill" d="M20 14.5A8.5 8.5 0 0 1 9.5 4a8.5 8.5 0 1 0 10.5 10.5z" />,
 };
 
+const unwatched = () => () => {};
+
 /** One button that cycles automatic → light → dark; its name says the current theme. */
 export function ThemeSwitch() {
   const { t } = useTranslation();
   // The prerendered page cannot know the stored choice: it renders "automatic", then the
-  // stored one after hydration (the page itself is already in the right colours).
-  const [choice, setChoice] = useState<ThemeChoice>('auto');
-  useEffect(() => setChoice(storedTheme()), []);
+  // stored one after hydration (the page itself is already in the right colours). Storage is
+  // read, not watched: the switch itself is what changes it, and it says so in `picked`.
+  const stored = useSyncExternalStore<ThemeChoice>(unwatched, storedTheme, () => 'auto');
+  const [picked, setPicked] = useState<ThemeChoice>();
+  const choice = picked ?? stored;
   const label = `${t('theme.label')}: ${t(`theme.${choice}`)}`;
   return (
     <button
@@ -36,7 +40,7 @@ export function ThemeSwitch() {
       onClick={() => {
         const next = nextTheme(choice);
         applyTheme(next);
-        setChoice(next);
+        setPicked(next);
       }}
     >
       <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" className="header-icon">

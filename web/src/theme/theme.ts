@@ -33,7 +33,7 @@ export function applyTheme(choice: ThemeChoice, root: HTMLElement = document.doc
 
 /** The next choice of the switch: automatic → light → dark → automatic. */
 export function nextTheme(choice: ThemeChoice): ThemeChoice {
-  return themeChoices[(themeChoices.indexOf(choice) + 1) % themeChoices.length]!;
+  return themeChoices[(themeChoices.indexOf(choice) + 1) % themeChoices.length];
 }
 
 function safeStorage(): Storage | undefined {

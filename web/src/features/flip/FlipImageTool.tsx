@@ -11,6 +11,7 @@ import { render, wantsLossless, type Settings } from './render';
 import type { Edges } from './logic/lossless';
 import type { LosslessOutcome } from './protocol';
 import { saveBlob, zipFiles } from './download';
+import { useDropAndPaste } from './useDropAndPaste';
 import { useShortcuts, type Shortcut } from './useShortcuts';
 import type { Crop } from './protocol';
 
@@ -50,7 +51,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
   const [dragging, setDragging] = useState(false);
   const [cropping, setCropping] = useState<number | undefined>();
   const client = useRef<FlipClient>(undefined);
-  const transform = history[history.length - 1]!;
+  const transform = history[history.length - 1];
   const croppingItem = items.find((i) => i.key === cropping);
   const setCrop = (key: number, crop: Crop | undefined) =>
     setItems((list) => list.map((i) => (i.key === key ? { ...i, crop } : i)));
@@ -90,7 +91,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
   }
 
   function operate(op: Operation) {
-    setHistory((h) => [...h, apply(h[h.length - 1]!, op)]);
+    setHistory((h) => [...h, apply(h[h.length - 1], op)]);
   }
 
   async function download(only?: Item) {
@@ -123,12 +124,12 @@ export function FlipImageTool({ lang }: { lang: string }) {
     if (results.length === 0) return;
     const names = uniqueNames(results.map((r) => r.name));
     if (results.length === 1) {
-      saveBlob(results[0]!.blob, names[0]!);
-      setStatus(t(lossless ? 'lossless.saved' : 'saved', { name: names[0]! }));
+      saveBlob(results[0].blob, names[0]);
+      setStatus(t(lossless ? 'lossless.saved' : 'saved', { name: names[0] }));
       return;
     }
     if (lossless > 0) notify(t('lossless.count', { count: lossless, total: results.length }));
-    const files = await Promise.all(results.map(async (r, i) => ({ name: names[i]!, bytes: new Uint8Array(await r.blob.arrayBuffer()) })));
+    const files = await Promise.all(results.map(async (r, i) => ({ name: names[i], bytes: new Uint8Array(await r.blob.arrayBuffer()) })));
     const zipName = 'images-flipped.zip';
     saveBlob(await zipFiles(files), zipName);
     setStatus(t('zipped', { count: results.length, name: zipName }));
@@ -142,39 +143,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
   useShortcuts(items.length > 0 && cropping === undefined, shortcut);
 
   // Files dropped anywhere on the page, or pasted.
-  useEffect(() => {
-    const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
-    const over = (e: DragEvent) => {
-      if (!hasFiles(e)) return;
-      e.preventDefault();
-      setDragging(true);
-    };
-    const leave = (e: DragEvent) => {
-      if (!e.relatedTarget) setDragging(false);
-    };
-    const drop = (e: DragEvent) => {
-      if (!hasFiles(e)) return;
-      e.preventDefault();
-      setDragging(false);
-      void add([...(e.dataTransfer?.files ?? [])]);
-    };
-    const paste = (e: ClipboardEvent) => {
-      const files = [...(e.clipboardData?.files ?? [])];
-      if (files.length === 0) return;
-      e.preventDefault();
-      void add(files);
-    };
-    document.addEventListener('dragover', over);
-    document.addEventListener('dragleave', leave);
-    document.addEventListener('drop', drop);
-    document.addEventListener('paste', paste);
-    return () => {
-      document.removeEventListener('dragover', over);
-      document.removeEventListener('dragleave', leave);
-      document.removeEventListener('drop', drop);
-      document.removeEventListener('paste', paste);
-    };
-  });
+  useDropAndPaste((files) => void add(files), setDragging);
 
   const lossy = items.some((i) => ['jpeg', 'webp'].includes(outputFormat(i.image.format, settings.output)) && !wantsLossless(i.image, i.crop, settings));
   const losslessJpegs = items.some((i) => wantsLossless(i.image, i.crop, settings));

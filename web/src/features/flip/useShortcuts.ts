@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 
 export type Shortcut = 'flipH' | 'flipV' | 'rotateCW' | 'rotateCCW' | 'undo' | 'save';
 
@@ -19,20 +19,18 @@ function typing(target: EventTarget | null): boolean {
 }
 
 /**
- * Calls `run` for the page's shortcuts while `enabled`. The listener is there from the first
- * mount and reads the latest values, so a key pressed as soon as an image appears still counts.
+ * Calls `run` for the page's shortcuts while `enabled`. The listener is attached once, on the
+ * first mount, and reads the latest values, so a key pressed as soon as an image appears counts.
  */
 export function useShortcuts(enabled: boolean, run: (s: Shortcut) => void): void {
-  const latest = useRef({ enabled, run });
-  latest.current = { enabled, run };
+  const onKey = useEffectEvent((e: KeyboardEvent) => {
+    if (!enabled || e.defaultPrevented || typing(e.target)) return;
+    const s = shortcutOf(e);
+    if (!s) return;
+    e.preventDefault(); // Ctrl+S would save the page itself
+    run(s);
+  });
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (!latest.current.enabled || e.defaultPrevented || typing(e.target)) return;
-      const s = shortcutOf(e);
-      if (!s) return;
-      e.preventDefault(); // Ctrl+S would save the page itself
-      latest.current.run(s);
-    };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, []);
