@@ -33,9 +33,10 @@ test-go:
 	$(GO) test -race ./...
 
 # The lossless JPEG tests make their JPEGs with libjpeg-turbo's cjpeg and compare with jpegtran.
+# messages.test.ts is left out: `make web`, which `make test` runs first, has run it.
 test-web: node_modules
 	scripts/ensure-tools.sh
-	npx vitest run --config web/vite.config.ts
+	npx vitest run --config web/vite.config.ts --exclude web/src/i18n/messages.test.ts
 
 # The Nu Html Checker (vnu-jar, Java) over every prerendered page and error page.
 test-html: build

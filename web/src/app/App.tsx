@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import { ErrorMessage } from './ErrorMessage';
 import { Layout } from './Layout';
 import { loadedPage } from './pageRegistry';
@@ -19,7 +19,8 @@ const noop = () => {};
 
 /** The whole page: layout around the current view (a page, or "Page not found"). */
 export function App({ store, year, onMount, replaceSearch = noop }: Props) {
-  useEffect(() => onMount?.(), []); // once: the boot callback, not a dependency
+  const mounted = useEffectEvent(() => onMount?.());
+  useEffect(() => mounted(), []); // once, after hydration
   const view = useStore(store);
   const locale = view.route?.locale ?? localeOfPath(view.path);
   const Page = view.route && view.payload ? loadedPage(view.route.page) : undefined;
@@ -27,6 +28,7 @@ export function App({ store, year, onMount, replaceSearch = noop }: Props) {
     <Layout locale={locale} page={view.route?.page} search={view.search} year={year}>
       {Page && view.payload ? (
         // Keyed by path: a page in another language starts afresh, with fields in its notation.
+        // eslint-disable-next-line react-hooks/static-components -- loadedPage returns the page module's own component, loaded once and cached, never one made here
         <Page key={view.path} payload={view.payload} search={view.search} replaceSearch={replaceSearch} />
       ) : (
         <ErrorMessage kind="notFound" locale={locale} />

@@ -120,7 +120,7 @@ describe('content', () => {
         expect(html, `${page} ${code}`).toContain(`<a href="mailto:${contactEmail}">${contactEmail}</a>`);
         if (page === 'terms-conditions') expect(html, code).toContain(jurisdiction);
         const tokens = new Set(html.match(/%%[A-Z_]+%%|[\w.-]+@[\w-]+\.handy\.invalid/g));
-        expect([...tokens].every((t) => t === contactEmail || t === jurisdiction), `${page} ${code}: ${[...tokens]}`).toBe(true);
+        expect([...tokens].every((t) => t === contactEmail || t === jurisdiction), `${page} ${code}: ${[...tokens].join(' ')}`).toBe(true);
       }
     }
   });

@@ -74,7 +74,7 @@ export function renderFaq(markdown: string): FaqItem[] {
       }
       items.push({ question: h.text, tokens: [] });
     } else if (items.length > 0) {
-      items[items.length - 1]!.tokens.push(token);
+      items[items.length - 1].tokens.push(token);
     } else if (token.type !== 'space') {
       throw new Error('the FAQ must start with a question');
     }
@@ -121,7 +121,7 @@ const tocPages: readonly PageName[] = ['privacy-policy', 'terms-conditions'];
 export function sections(html: string): { id: string; text: string }[] {
   const decode = (s: string) =>
     s.replace(/<[^>]*>/g, '').replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
-  return [...html.matchAll(/<h2 id="([^"]+)">(.*?)<\/h2>/g)].map(([, id, inner]) => ({ id: id!, text: decode(inner!) }));
+  return [...html.matchAll(/<h2 id="([^"]+)">(.*?)<\/h2>/g)].map(([, id, inner]) => ({ id: id, text: decode(inner) }));
 }
 
 /** The rendered content of a prose page in a locale, if the page has any. */

@@ -33,10 +33,10 @@ export function ResultActions({ resultText, search, onReset }: Props) {
 
   return (
     <div className="result-actions">
-      <button type="button" disabled={!resultText} onClick={() => resultText && copy(resultText, 'copied')}>
+      <button type="button" disabled={!resultText} onClick={() => resultText && void copy(resultText, 'copied')}>
         {t('copyResult')}
       </button>
-      <button type="button" onClick={() => copy(link(), 'linkCopied')}>
+      <button type="button" onClick={() => void copy(link(), 'linkCopied')}>
         {t('copyLink')}
       </button>
       <button

@@ -28,7 +28,7 @@ describe('Cropper on the server', () => {
 
   it('renders a canvas named and described for assistive technology', () => {
     expect(html).toMatch(/<canvas[^>]*class="cropper-canvas"[^>]*role="group"[^>]*tabindex="-1"[^>]*aria-label="Crop area"/);
-    const described = /aria-describedby="([^"]+)"/.exec(html)![1]!.split(' ');
+    const described = /aria-describedby="([^"]+)"/.exec(html)![1].split(' ');
     expect(described).toHaveLength(2);
     for (const id of described) expect(html).toContain(`id="${id}"`);
     expect(html).toContain(labels.instructions);

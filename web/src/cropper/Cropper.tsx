@@ -1,6 +1,6 @@
 // The image cropper: one canvas draws the image, the dimmed outside, the crop box and its
 // handles; pointer, wheel and keys act on that canvas. No style attribute, on the server or after.
-import { useEffect, useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { useEffect, useId, useImperativeHandle, useLayoutEffect, useState, type Ref } from 'react';
 import {
   clampView,
   conformCrop,
@@ -68,8 +68,17 @@ const ICONS: Record<CropperTool, string> = {
   reset: 'M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5',
 };
 
-/** Everything imperative, made once per cropper; it reads the latest props through `props()`. */
-function controller(props: () => ResolvedCropperProps, canvas: () => HTMLCanvasElement | null, live: () => HTMLElement | null) {
+/**
+ * Everything imperative, made once per cropper. It holds the latest props (`update`, after each
+ * render) and its two elements (callback refs), so that nothing reads a React ref in render.
+ */
+function controller(initial: ResolvedCropperProps) {
+  let latest = initial;
+  let canvasEl: HTMLCanvasElement | null = null;
+  let liveEl: HTMLElement | null = null;
+  const props = () => latest;
+  const canvas = () => canvasEl;
+  const live = () => liveEl;
   let img: LoadedImage | undefined;
   let rotation: Rotation = 0;
   let crop: Rect = { x: 0, y: 0, width: 1, height: 1 };
@@ -256,6 +265,18 @@ function controller(props: () => ResolvedCropperProps, canvas: () => HTMLCanvasE
     },
     reset: begin,
     zoomBy,
+    update(p: ResolvedCropperProps) {
+      latest = p;
+    },
+    props,
+    attachCanvas: (el: HTMLCanvasElement | null) => {
+      canvasEl = el;
+    },
+    /** The canvas element, once rendered. */
+    element: canvas,
+    attachLive: (el: HTMLElement | null) => {
+      liveEl = el;
+    },
     canvas(): HTMLCanvasElement {
       const p = props();
       if (!img) {
@@ -282,7 +303,7 @@ function controller(props: () => ResolvedCropperProps, canvas: () => HTMLCanvasE
       pointers.set(e.pointerId, at);
       if (g.kind === 'pinch') {
         const [a, b] = [...pointers.values()];
-        settle(pinchView(g.view, g.from, mid(a!, b!), dist(a!, b!) / g.dist, zoomLimits(size(), port)));
+        settle(pinchView(g.view, g.from, mid(a, b), dist(a, b) / g.dist, zoomLimits(size(), port)));
         return redraw();
       }
       if (g.kind === 'pan') {
@@ -327,60 +348,55 @@ function controller(props: () => ResolvedCropperProps, canvas: () => HTMLCanvasE
 export function Cropper({ ref, ...props }: CropperProps & { ref?: Ref<CropperHandle> }) {
   const p = withDefaults(props);
   const { labels } = p;
-  const latest = useRef(p);
-  latest.current = p;
-  const canvasRef = useRef<HTMLCanvasElement>(null);
-  const sizeRef = useRef<HTMLParagraphElement>(null);
+  const [ctl] = useState(() => controller(p));
+  useLayoutEffect(() => ctl.update(p));
   const [state, setState] = useState<CropperState>(p.src ? 'loading' : 'idle');
-  const [ctl] = useState(() =>
-    controller(
-      () => latest.current,
-      () => canvasRef.current,
-      () => sizeRef.current,
-    ),
-  );
   const id = useId();
 
   useImperativeHandle(
     ref,
     () => ({
-      getCroppedCanvas: ctl.canvas,
+      getCroppedCanvas: () => ctl.canvas(),
       getCroppedBlob: () => {
         try {
-          return toBlob(ctl.canvas(), latest.current.outputType, latest.current.quality);
+          return toBlob(ctl.canvas(), ctl.props().outputType, ctl.props().quality);
         } catch (e) {
-          return Promise.reject(e);
+          return Promise.reject(e instanceof Error ? e : new Error(String(e)));
         }
       },
-      rotate: ctl.rotate,
-      reset: ctl.reset,
+      rotate: (dir: 1 | -1) => ctl.rotate(dir),
+      reset: () => ctl.reset(),
       zoom: (f: number) => ctl.zoomBy(f),
-      getCrop: ctl.current,
+      getCrop: () => ctl.current(),
     }),
     [ctl],
   );
 
   useEffect(() => {
-    const c = canvasRef.current!;
+    const c = ctl.element();
+    if (!c) return;
     const observer = new ResizeObserver(() => ctl.resize());
     observer.observe(c);
-    c.addEventListener('wheel', ctl.wheel, { passive: false });
+    const wheel = (e: WheelEvent) => ctl.wheel(e);
+    c.addEventListener('wheel', wheel, { passive: false });
     return () => {
       observer.disconnect();
-      c.removeEventListener('wheel', ctl.wheel);
+      c.removeEventListener('wheel', wheel);
       ctl.dispose();
     };
   }, [ctl]);
 
   const { src, maxImageSize } = p;
+  // A new image starts loading at once (React's "adjusting state when a prop changes").
+  const [shown, setShown] = useState({ src, maxImageSize });
+  if (shown.src !== src || shown.maxImageSize !== maxImageSize) {
+    setShown({ src, maxImageSize });
+    setState(src ? 'loading' : 'idle');
+  }
   useEffect(() => {
     ctl.setImage(undefined);
-    if (!src) {
-      setState('idle');
-      return;
-    }
+    if (!src) return;
     let current = true;
-    setState('loading');
     loadImage(src, maxImageSize).then(
       (img) => {
         if (!current) {
@@ -393,7 +409,7 @@ export function Cropper({ ref, ...props }: CropperProps & { ref?: Ref<CropperHan
       (e: unknown) => {
         if (!current) return;
         setState('error');
-        latest.current.onError?.({ type: 'image-load', message: e instanceof Error ? e.message : String(e) });
+        ctl.props().onError?.({ type: 'image-load', message: e instanceof Error ? e.message : String(e) });
       },
     );
     return () => {
@@ -404,11 +420,12 @@ export function Cropper({ ref, ...props }: CropperProps & { ref?: Ref<CropperHan
   // Effects return nothing: a callback's return value must never be taken for a cleanup.
   useEffect(() => () => ctl.setImage(undefined), [ctl]);
   useEffect(() => {
-    latest.current.onStateChange?.(state);
-  }, [state]);
+    ctl.props().onStateChange?.(state);
+  }, [ctl, state]);
+  const [ratioWidth, ratioHeight] = p.ratio;
   useEffect(() => {
     ctl.conform();
-  }, [ctl, p.fixed, p.ratio[0], p.ratio[1], p.minCropSize]);
+  }, [ctl, p.fixed, ratioWidth, ratioHeight, p.minCropSize]);
   useEffect(() => {
     ctl.refit();
   }, [ctl, p.mode]);
@@ -418,19 +435,20 @@ export function Cropper({ ref, ...props }: CropperProps & { ref?: Ref<CropperHan
   }, [ctl, rotation]);
 
   const loaded = state === 'loaded';
+  const { attachCanvas, attachLive } = ctl;
   const act: Record<CropperTool, () => void> = {
     zoomIn: () => ctl.zoomBy(ZOOM_STEP),
     zoomOut: () => ctl.zoomBy(1 / ZOOM_STEP),
     rotateLeft: () => ctl.rotate(-1),
     rotateRight: () => ctl.rotate(1),
-    reset: ctl.reset,
+    reset: () => ctl.reset(),
   };
 
   return (
     <div className={p.className ? `cropper ${p.className}` : 'cropper'} data-state={state} aria-busy={state === 'loading'}>
       <div className="cropper-stage">
         <canvas
-          ref={canvasRef}
+          ref={attachCanvas}
           className="cropper-canvas"
           role="group"
           tabIndex={loaded ? 0 : -1}
@@ -450,7 +468,7 @@ export function Cropper({ ref, ...props }: CropperProps & { ref?: Ref<CropperHan
       <p id={`${id}i`} className="visually-hidden">
         {labels.instructions}
       </p>
-      <p id={`${id}s`} ref={sizeRef} className="visually-hidden" aria-live="polite" />
+      <p id={`${id}s`} ref={attachLive} className="visually-hidden" aria-live="polite" />
       {p.tools.length > 0 && (
         <div className="cropper-tools" role="group" aria-label={labels.tools}>
           {p.tools.map((t) => (

@@ -56,7 +56,7 @@ export async function loadImage(src: Blob | string, maxSize: number): Promise<Lo
   } else blob = src;
 
   let orientation: Orientation = 1;
-  let source: Blob | string = blob ?? (src as string);
+  let source: Blob | string = blob ?? (src);
   if (blob) {
     const head = new Uint8Array(await blob.slice(0, HEAD_BYTES).arrayBuffer());
     orientation = jpegOrientation(head);

@@ -11,8 +11,8 @@ export function grid(w: number, h: number): Grid {
 
 export function rotateCW(g: Grid): Grid {
   const h = g.length;
-  const w = g[0]!.length;
-  return Array.from({ length: w }, (_, y) => Array.from({ length: h }, (_, x) => g[h - 1 - x]![y]!));
+  const w = g[0].length;
+  return Array.from({ length: w }, (_, y) => Array.from({ length: h }, (_, x) => g[h - 1 - x][y]));
 }
 
 export function turns(g: Grid, n: number): Grid {
@@ -32,7 +32,7 @@ export function draw(g: Grid, m: Matrix, w: number, h: number, clip = false): Gr
         if (clip) return;
         throw new Error(`pixel ${v} lands outside at ${p.x},${p.y}`);
       }
-      out[Y]![X] = v;
+      out[Y][X] = v;
     }),
   );
   return out;

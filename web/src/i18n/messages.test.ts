@@ -15,7 +15,8 @@ const owners = (dir: string) =>
     .filter((d) => d.isDirectory() && existsSync(join(src, dir, d.name, 'locales')))
     .map((d) => ({ ns: d.name, dir: join(src, dir, d.name, 'locales') }));
 const namespaces = [{ ns: 'translation', dir: root }, ...owners('.').filter((o) => o.ns !== 'i18n'), ...owners('features')];
-const readIn = (dir: string, code: string) => JSON.parse(readFileSync(join(dir, `${code}.json`), 'utf8'));
+type Messages = Record<string, unknown>;
+const readIn = (dir: string, code: string) => JSON.parse(readFileSync(join(dir, `${code}.json`), 'utf8')) as Messages;
 const read = (code: string) => readIn(root, code);
 
 function flatten(obj: Record<string, unknown>, prefix = ''): Map<string, string> {
@@ -32,7 +33,7 @@ const placeholders = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map(
 
 describe('messages', () => {
   it('has messages for every page of the site table', () => {
-    const named = Object.keys(read('en').pages).sort();
+    const named = Object.keys(read('en').pages as Messages).sort();
     expect(named).toEqual(pages.map((p) => p.name).sort());
   });
 

@@ -1,13 +1,14 @@
 // The translator in React: a provider at the root and useTranslation in components, with the
 // shape of react-i18next's so that components read the same.
-import { createContext, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import { useStore } from '../lib/store';
 import type { I18n, Namespace, TFunction } from './translator';
 
 const Context = createContext<{ i18n: I18n; language: string } | null>(null);
 
 /** Makes `i18n` available below; everything below re-renders when its language changes. */
 export function I18nProvider({ i18n, children }: { i18n: I18n; children: ReactNode }) {
-  const language = useSyncExternalStore(i18n.subscribe, () => i18n.language, () => i18n.language);
+  const language = useStore({ get: () => i18n.language, subscribe: i18n.subscribe });
   const value = useMemo(() => ({ i18n, language }), [i18n, language]);
   return <Context.Provider value={value}>{children}</Context.Provider>;
 }

@@ -39,7 +39,7 @@ export interface I18n {
   addBundle(code: LocaleCode, ns: Namespace, messages: object): void;
   changeLanguage(code: LocaleCode): void;
   /** Called after every language change; returns the unsubscribe function. */
-  subscribe(listener: () => void): () => void;
+  subscribe: (listener: () => void) => () => void;
 }
 
 export function createTranslator(initial: LocaleCode): I18n {

@@ -5,14 +5,14 @@ import { useSyncExternalStore } from 'react';
 
 /** What reading a store takes: a store, or an object that exposes one's get and subscribe. */
 export interface Readable<T> {
-  get(): T;
+  get: () => T;
   /** Returns the function that stops listening. */
-  subscribe(listener: () => void): () => void;
+  subscribe: (listener: () => void) => () => void;
 }
 
 export interface Store<T> extends Readable<T> {
   /** Replaces the value (or derives it from the current one) and tells every listener. */
-  set(next: T | ((current: T) => T)): void;
+  set: (next: T | ((current: T) => T)) => void;
 }
 
 export function createStore<T>(initial: T): Store<T> {

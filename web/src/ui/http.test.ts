@@ -3,7 +3,7 @@ import de from '../i18n/locales/de.json';
 import en from '../i18n/locales/en.json';
 import { createTranslator } from '../i18n/translator';
 import type { LocaleCode } from '../lib/site';
-import { createHttpClient, HttpError, readCookie, toastStatuses, type HttpDeps } from './http';
+import { createHttpClient, HttpError, readCookie, requestUrl, toastStatuses, type HttpDeps } from './http';
 import type { ToastType } from './toasts';
 
 interface Call {
@@ -13,12 +13,14 @@ interface Call {
   body: unknown;
 }
 
-/** A client over fakes, and what it did: requests, overlay, toasts. */
-function setup({ respond = () => new Response(null, { status: 204 }), code = 'en' as LocaleCode, cookies = '' } = {} as {
+interface SetupOptions {
   respond?: (call: Call) => Response | Promise<Response>;
   code?: LocaleCode;
   cookies?: string;
-}) {
+}
+
+/** A client over fakes, and what it did: requests, overlay, toasts. */
+function setup({ respond = () => new Response(null, { status: 204 }), code = 'en', cookies = '' }: SetupOptions = {}) {
   const stored = new Map<string, string>();
   const calls: Call[] = [];
   const log: string[] = [];
@@ -31,7 +33,7 @@ function setup({ respond = () => new Response(null, { status: 204 }), code = 'en
   const deps: HttpDeps = {
     fetch: async (input, init) => {
       const call = {
-        url: String(input),
+        url: requestUrl(input),
         method: init?.method ?? 'GET',
         headers: (init?.headers ?? {}) as Record<string, string>,
         body: init?.body,
@@ -111,17 +113,17 @@ describe('http client', () => {
   it('sends no XSRF header without the cookie', async () => {
     const { http, calls } = setup({ cookies: 'XSRF-TOKENX=no' });
     await http.post('a', {});
-    expect(calls[0]!.headers).not.toHaveProperty('X-XSRF-TOKEN');
+    expect(calls[0].headers).not.toHaveProperty('X-XSRF-TOKEN');
   });
 
   it('sends a body as JSON with its Content-Type, and none without a body', async () => {
     const { http, calls } = setup();
     await http.post('prefs', { units: 'm', decimals: 2 });
     await http.post('ping');
-    expect(calls[0]!.body).toBe('{"units":"m","decimals":2}');
-    expect(calls[0]!.headers['Content-Type']).toBe('application/json');
-    expect(calls[1]!.body).toBeUndefined();
-    expect(calls[1]!.headers).not.toHaveProperty('Content-Type');
+    expect(calls[0].body).toBe('{"units":"m","decimals":2}');
+    expect(calls[0].headers['Content-Type']).toBe('application/json');
+    expect(calls[1].body).toBeUndefined();
+    expect(calls[1].headers).not.toHaveProperty('Content-Type');
   });
 
   it('shows the overlay for the request and closes it on the answer', async () => {

@@ -164,3 +164,8 @@ export const http = createHttpClient({
   t: (key, values) => (appT ? appT(key, values) : key),
   onUnauthorized: () => appUnauthorized(),
 });
+
+/** The URL a fetch was called with, whichever form it took. */
+export function requestUrl(input: RequestInfo | URL): string {
+  return input instanceof Request ? input.url : input instanceof URL ? input.href : input;
+}

@@ -50,13 +50,20 @@ export function AccountDialog({ account, onClose, children }: DialogProps) {
 function Checking({ account }: { account: Account }) {
   const { t } = useTranslation('account');
   const [state, setState] = useState<'loading' | 'failed'>('loading');
-  const retry = async () => {
-    setState('loading');
-    if (!(await account.resume()) && session.get().status === 'checking') setState('failed');
+  const answered = (resumed: boolean) => {
+    if (!resumed && session.get().status === 'checking') setState('failed');
   };
   useEffect(() => {
-    void retry();
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps -- once, on opening
+    let open = true;
+    void account.resume().then((resumed) => open && answered(resumed));
+    return () => {
+      open = false;
+    };
+  }, [account]);
+  const retry = () => {
+    setState('loading');
+    void account.resume().then(answered);
+  };
   return (
     <div className="account-body">
       <h2 id="account-title">{t('title')}</h2>

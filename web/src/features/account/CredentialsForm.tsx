@@ -51,7 +51,7 @@ export function CredentialsForm({ account }: { account: Account }) {
         {t(mode)}
       </h2>
       <p className="account-intro">{t('intro')}</p>
-      <form noValidate onSubmit={submit} aria-labelledby="account-title">
+      <form noValidate onSubmit={(e) => void submit(e)} aria-labelledby="account-title">
         <TextField
           id="account-email"
           label={t('email')}

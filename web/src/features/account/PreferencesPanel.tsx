@@ -52,7 +52,7 @@ export function PreferencesPanel({ account, close }: Props) {
   const other = form.language !== i18n.language && localeOf(form.language);
 
   return (
-    <form noValidate onSubmit={save} className="account-prefs">
+    <form noValidate onSubmit={(e) => void save(e)} className="account-prefs">
       <p className="account-intro">{t('prefsIntro')}</p>
       <fieldset>
         <legend>{tr('pages.area-calculator.label')}</legend>

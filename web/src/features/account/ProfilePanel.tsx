@@ -31,7 +31,7 @@ export function ProfilePanel({ account, user }: Props) {
 
   return (
     <>
-      <form noValidate onSubmit={save}>
+      <form noValidate onSubmit={(e) => void save(e)}>
           <TextField
             id="account-profile-name"
             label={t('displayName')}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHttpClient, HttpError, readCookie, type HttpDeps } from '../../ui/http';
+import { createHttpClient, HttpError, readCookie, requestUrl, type HttpDeps } from '../../ui/http';
 import { accountUser, createAccountApi, failureOf } from './api';
 
 interface Call {
@@ -22,9 +22,9 @@ function setup(opts: { cookies?: string; respond?: (call: Call) => Response } = 
         const call: Call = {
           client: name,
           method: init?.method ?? 'GET',
-          url: String(input),
+          url: requestUrl(input),
           headers: (init?.headers ?? {}) as Record<string, string>,
-          body: init?.body ? JSON.parse(String(init.body)) : undefined,
+          body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
           overlay,
         };
         calls.push(call);
@@ -55,9 +55,9 @@ describe('account API', () => {
       'forms POST /api/v1/auth/signin',
       'forms PATCH /api/v1/auth/me',
     ]);
-    expect(calls[1]!.body).toEqual({ email: 'a@b.co', password: 'secret123', locale: 'de' });
-    expect(calls[1]!.headers['X-XSRF-TOKEN']).toBe('issued');
-    expect(calls[2]!.headers['X-XSRF-TOKEN']).toBe('issued');
+    expect(calls[1].body).toEqual({ email: 'a@b.co', password: 'secret123', locale: 'de' });
+    expect(calls[1].headers['X-XSRF-TOKEN']).toBe('issued');
+    expect(calls[2].headers['X-XSRF-TOKEN']).toBe('issued');
   });
 
   it('reads the session in the background, and exports with the overlay', async () => {
@@ -82,8 +82,8 @@ describe('account API', () => {
     await api.remove('secret123');
     await api.signOut();
     expect(summary()).toEqual(['forms DELETE /api/v1/auth/me', 'page POST /api/v1/auth/signout (no overlay)']);
-    expect(calls[0]!.body).toEqual({ password: 'secret123' });
-    expect(calls[0]!.headers.Authorization).toBe('Bearertok');
+    expect(calls[0].body).toEqual({ password: 'secret123' });
+    expect(calls[0].headers.Authorization).toBe('Bearertok');
   });
 });
 

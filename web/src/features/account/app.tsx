@@ -11,7 +11,7 @@ import { setPreferences } from '../../lib/preferences';
 import { createStore, useStore } from '../../lib/store';
 import { reloadOnce } from '../../router/reloadGuard';
 import { applyTheme } from '../../theme/theme';
-import { connectHttp, createHttpClient, http, readCookie, tokenKey } from '../../ui/http';
+import { connectHttp, createHttpClient, http, readCookie, requestUrl, tokenKey } from '../../ui/http';
 import { LoadingOverlay } from '../../ui/LoadingOverlay';
 import { overlay } from '../../ui/overlay';
 import { Toasts } from '../../ui/Toasts';
@@ -45,7 +45,7 @@ function start(i18n: I18n): Runtime {
   const forms = createHttpClient({
     fetch: async (input, init) => {
       const res = await globalThis.fetch(input, init);
-      retryAfter.set(String(input), res.headers.get('Retry-After'));
+      retryAfter.set(requestUrl(input), res.headers.get('Retry-After'));
       return res;
     },
     storage,

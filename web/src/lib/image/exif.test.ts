@@ -80,7 +80,7 @@ const LATITUDE = [52, 1, 31, 1, 1234, 100];
 const THUMBNAIL = [0xff, 0xd8, 0xff, 0xdb, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0x11, 0x22, 0x33, 0x44, 0x55, 0xff, 0xd9];
 
 /** A camera's EXIF: make, orientation, an Exif IFD with maker note and interop, maybe GPS, and a thumbnail in IFD1. */
-function cameraExif(le: boolean, { orientation = 1 as number | undefined, gps = true, thumbnail = true } = {}): Uint8Array {
+function cameraExif(le: boolean, { orientation = 1, gps = true, thumbnail = true } = {}): Uint8Array {
   const tags: Tag[] = [{ tag: 0x010f, type: ASCII, values: ascii('Camera\0') }];
   if (orientation !== undefined) tags.push({ tag: 0x0112, type: SHORT, values: [orientation] });
   tags.push(

@@ -18,7 +18,7 @@ function expected(parts: number[][]): Segment[] {
   let at = 2;
   for (const p of parts) {
     const hasLength = p.length > 2;
-    out.push({ marker: p[1]!, start: at, payload: at + (hasLength ? 4 : 2), end: at + p.length });
+    out.push({ marker: p[1], start: at, payload: at + (hasLength ? 4 : 2), end: at + p.length });
     at += p.length;
   }
   return out;

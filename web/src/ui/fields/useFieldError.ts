@@ -9,13 +9,12 @@ const TYPING_PAUSE_MS = 800;
  */
 export function useFieldError(error: string | undefined, value: string): [string | undefined, () => void] {
   const [shown, setShown] = useState<string | undefined>(undefined);
+  // Valid again: forget what was shown, so that the next error waits for its pause too.
+  if (!error && shown !== undefined) setShown(undefined);
   useEffect(() => {
-    if (!error) {
-      setShown(undefined);
-      return;
-    }
+    if (!error) return;
     const timer = setTimeout(() => setShown(error), TYPING_PAUSE_MS);
     return () => clearTimeout(timer);
   }, [error, value]);
-  return [shown, () => setShown(error)];
+  return [error && shown, () => setShown(error)];
 }

@@ -13,7 +13,7 @@ export function readPreferences(raw: unknown): Preferences {
   if (typeof language === 'string') out.language = language;
   if (tools && typeof tools === 'object') {
     out.tools = {};
-    for (const [tool, settings] of Object.entries(tools)) {
+    for (const [tool, settings] of Object.entries(tools as Record<string, unknown>)) {
       if (!settings || typeof settings !== 'object') continue;
       const strings: Record<string, string> = {};
       for (const [k, v] of Object.entries(settings)) if (typeof v === 'string') strings[k] = v;

@@ -46,10 +46,7 @@ const valid: Record<FormulaShapeId, AreaInputs> = {
   'regular-polygon': { n: 6, s: 1 },
 };
 
-const formulaShapes = shapes.filter((s) => s.id !== 'polygon') as Extract<
-  (typeof shapes)[number],
-  { id: FormulaShapeId }
->[];
+const formulaShapes = shapes.filter((s): s is Extract<(typeof shapes)[number], { id: FormulaShapeId }> => s.id !== 'polygon');
 
 describe('areas and perimeters, exact', () => {
   it('square and rectangle', () => {
@@ -207,7 +204,8 @@ describe('formulas', () => {
   });
 
   it('writes the values with the formatter it is given', () => {
-    const german = new Intl.NumberFormat('de-DE').format;
+    const de = new Intl.NumberFormat('de-DE');
+    const german = (n: number) => de.format(n);
     expect(ok('rectangle', { l: 1.5, w: 2000 }).substituted(german)).toBe('A = 1,5 × 2.000');
     expect(ok('square', { s: 1.2e-7 }).substituted(fmt)).toBe('A = (1.2e-7)²');
   });

@@ -134,10 +134,10 @@ describe('polygon area', () => {
 describe('segments', () => {
   const [a, b, c, d] = pts([0, 0], [2, 2], [0, 2], [2, 0]);
   it('cross, touch, overlap or miss', () => {
-    expect(segmentsTouch(a!, b!, c!, d!)).toBe(true);
-    expect(segmentsTouch(a!, { x: 1, y: 1 }, { x: 1, y: 1 }, d!)).toBe(true);
-    expect(segmentsTouch(a!, { x: 2, y: 0 }, { x: 1, y: 0 }, { x: 3, y: 0 })).toBe(true);
-    expect(segmentsTouch(a!, { x: 1, y: 0 }, { x: 2, y: 0 }, { x: 3, y: 0 })).toBe(false);
-    expect(segmentsTouch(a!, c!, { x: 1, y: 0 }, { x: 1, y: 5 })).toBe(false);
+    expect(segmentsTouch(a, b, c, d)).toBe(true);
+    expect(segmentsTouch(a, { x: 1, y: 1 }, { x: 1, y: 1 }, d)).toBe(true);
+    expect(segmentsTouch(a, { x: 2, y: 0 }, { x: 1, y: 0 }, { x: 3, y: 0 })).toBe(true);
+    expect(segmentsTouch(a, { x: 1, y: 0 }, { x: 2, y: 0 }, { x: 3, y: 0 })).toBe(false);
+    expect(segmentsTouch(a, c, { x: 1, y: 0 }, { x: 1, y: 5 })).toBe(false);
   });
 });

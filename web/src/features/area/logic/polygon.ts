@@ -68,7 +68,7 @@ export function polygonArea(input: readonly Point[]): AreaResult {
 
   const area = Math.abs(shoelace(vertices)) / 2;
   const perimeter = vertices.reduce((sum, p, i) => {
-    const q = vertices[(i + 1) % vertices.length]!;
+    const q = vertices[(i + 1) % vertices.length];
     return sum + Math.hypot(q.x - p.x, q.y - p.y);
   }, 0);
   if (!(Number.isFinite(area) && area > 0 && Number.isFinite(perimeter))) return fail('outOfRange', RESULT_FIELD);
@@ -82,7 +82,7 @@ export function polygonArea(input: readonly Point[]): AreaResult {
     .map((_, i) => `√(({x${next(i)}} − {x${i}})² + ({y${next(i)}} − {y${i}})²)`)
     .join(' + ')}`;
   const valueText = (fmt: Formatter) => (name: string) => {
-    const p = vertices[Number(name.slice(1))]!;
+    const p = vertices[Number(name.slice(1))];
     return fmt(name[0] === 'x' ? p.x : p.y);
   };
   return {
@@ -98,8 +98,8 @@ export function polygonArea(input: readonly Point[]): AreaResult {
 
 /** Drops a vertex repeated right after itself, and a closing copy of the first vertex. */
 function withoutRepeats(vertices: readonly Point[]): Point[] {
-  const out = vertices.filter((p, i) => i === 0 || !same(p, vertices[i - 1]!));
-  while (out.length > 1 && same(out[0]!, out[out.length - 1]!)) out.pop();
+  const out = vertices.filter((p, i) => i === 0 || !same(p, vertices[i - 1]));
+  while (out.length > 1 && same(out[0], out[out.length - 1])) out.pop();
   return out;
 }
 
@@ -109,10 +109,10 @@ function same(p: Point, q: Point): boolean {
 
 /** Twice the signed area, taken relative to the first vertex to limit cancellation. */
 function shoelace(v: readonly Point[]): number {
-  const o = v[0]!;
+  const o = v[0];
   let sum = 0;
   for (let i = 1; i + 1 < v.length; i++) {
-    sum += cross(o, v[i]!, v[i + 1]!);
+    sum += cross(o, v[i], v[i + 1]);
   }
   return sum;
 }
@@ -123,7 +123,7 @@ function cross(a: Point, b: Point, c: Point): number {
 }
 
 function allCollinear(v: readonly Point[]): boolean {
-  const a = v[0]!;
+  const a = v[0];
   const b = v.find((p) => !same(p, a))!;
   return v.every((p) => cross(a, b, p) === 0);
 }
@@ -131,9 +131,9 @@ function allCollinear(v: readonly Point[]): boolean {
 function selfIntersects(v: readonly Point[]): boolean {
   const n = v.length;
   for (let i = 0; i < n; i++) {
-    const [a, b] = [v[i]!, v[(i + 1) % n]!];
+    const [a, b] = [v[i], v[(i + 1) % n]];
     for (let j = i + 1; j < n; j++) {
-      const [c, d] = [v[j]!, v[(j + 1) % n]!];
+      const [c, d] = [v[j], v[(j + 1) % n]];
       if (j === i + 1) {
         if (foldsBack(a, b, d)) return true;
       } else if (i === 0 && j === n - 1) {

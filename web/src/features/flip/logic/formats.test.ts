@@ -34,7 +34,7 @@ function pngChunk(type: string, data: number[]): number[] {
   return [...be32(data.length), ...ascii(type), ...data, 0, 0, 0, 0]; // the CRC is not checked
 }
 const pngSignature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-function png(width: number, height: number, { actl = 'none' as 'none' | 'before' | 'after' } = {}): Uint8Array {
+function png(width: number, height: number, { actl = 'none' } = {}): Uint8Array {
   const actlChunk = pngChunk('acTL', [...be32(2), ...be32(0)]);
   return bytes(
     pngSignature,

@@ -92,6 +92,7 @@ const imageExtensions = new Set([
 // Illegal on Windows or macOS (where ':' was the separator), and control characters, which
 // no file system wants; also the bidirectional overrides, which can make "gpj.exe" read as
 // "exe.jpg".
+// eslint-disable-next-line no-control-regex -- control characters are what this removes
 const illegal = /[/\\:*?"<>|\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 // Device names that Windows will not open as files, whatever the extension.

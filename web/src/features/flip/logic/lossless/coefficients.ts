@@ -84,7 +84,7 @@ export function componentBlocks(width: number, height: number, c: { h: number; v
 export function blockCoefficients(c: Coefficients, comp: Component, block: number): Int16Array {
   const out = new Int16Array(64);
   out[0] = comp.dc[block]!;
-  for (let j = comp.acStart[block]!; j < comp.acStart[block]! + comp.acCount[block]!; j++) out[ZIGZAG[c.ac.position[j]!]!] = c.ac.value[j]!;
+  for (let j = comp.acStart[block]; j < comp.acStart[block] + comp.acCount[block]; j++) out[ZIGZAG[c.ac.position[j]]] = c.ac.value[j]!;
   return out;
 }
 
@@ -98,7 +98,7 @@ export function category(v: number): number {
 export const TRANSPOSED = (() => {
   const zigzagOf = new Uint8Array(64);
   ZIGZAG.forEach((n, k) => (zigzagOf[n] = k));
-  return Uint8Array.from(ZIGZAG, (n) => zigzagOf[(n & 7) * 8 + (n >> 3)]!);
+  return Uint8Array.from(ZIGZAG, (n) => zigzagOf[(n & 7) * 8 + (n >> 3)]);
 })();
 
 /**
@@ -113,15 +113,15 @@ export function countAcSymbols(ac: AcCoefficients, start: number, count: number,
   for (let j = start; j < end; ) {
     // Stored: one coefficient at a time. Transposed: a diagonal's run at a time, reversed.
     let next = j + 1;
-    if (transposed) while (next < end && DIAGONAL[ac.position[next]!] === DIAGONAL[ac.position[j]!]) next++;
+    if (transposed) while (next < end && DIAGONAL[ac.position[next]] === DIAGONAL[ac.position[j]]) next++;
     for (let t = next - 1; t >= j; t--) {
-      const k = transposed ? TRANSPOSED[ac.position[t]!]! : ac.position[t]!;
+      const k = transposed ? TRANSPOSED[ac.position[t]] : ac.position[t];
       const run = k - previous - 1;
-      counts[0xf0]! += by * (run >> 4);
-      counts[((run & 15) << 4) | category(ac.value[t]!)]! += by;
+      counts[0xf0] += by * (run >> 4);
+      counts[((run & 15) << 4) | category(ac.value[t])] += by;
       previous = k;
     }
     j = next;
   }
-  if (previous < 63) counts[0]! += by;
+  if (previous < 63) counts[0] += by;
 }

@@ -25,11 +25,11 @@ export function readCoefficients(b: Uint8Array, { transposedSymbols = false } = 
   let pos = 2;
   for (;;) {
     // Find the next marker, skipping fill bytes (and, leniently, stray bytes after a scan).
-    while (pos < b.length && !(b[pos] === 0xff && b[pos + 1] !== 0xff && b[pos + 1] !== 0 && !isRestart(b[pos + 1]!))) pos++;
+    while (pos < b.length && !(b[pos] === 0xff && b[pos + 1] !== 0xff && b[pos + 1] !== 0 && !isRestart(b[pos + 1]))) pos++;
     if (pos + 1 >= b.length) break; // no EOI: a file cut short keeps what its scans had
-    const marker = b[pos + 1]!;
+    const marker = b[pos + 1];
     if (marker === 0xd9) break;
-    const length = (b[pos + 2]! << 8) | b[pos + 3]!;
+    const length = (b[pos + 2] << 8) | b[pos + 3];
     const start = pos + 4;
     const end = pos + 2 + length;
     if (length < 2 || end > b.length) throw damaged(`segment 0x${marker.toString(16)} runs past the end`);
@@ -37,9 +37,9 @@ export function readCoefficients(b: Uint8Array, { transposedSymbols = false } = 
     pos = end;
     if (marker === 0xdb) readQuant(seg, quant);
     else if (marker === 0xc4) readHuffman(seg, dcTables, acTables);
-    else if (marker === 0xdd) restartInterval = (seg[0]! << 8) | seg[1]!;
+    else if (marker === 0xdd) restartInterval = (seg[0] << 8) | seg[1];
     else if (marker === 0xe0 && seg.length >= 14 && String.fromCharCode(...seg.subarray(0, 5)) === 'JFIF\0') {
-      jfif = { major: seg[5]!, minor: seg[6]!, unit: seg[7]!, xDensity: (seg[8]! << 8) | seg[9]!, yDensity: (seg[10]! << 8) | seg[11]! };
+      jfif = { major: seg[5], minor: seg[6], unit: seg[7], xDensity: (seg[8] << 8) | seg[9], yDensity: (seg[10] << 8) | seg[11] };
     } else if (marker === 0xee && seg.length >= 12 && String.fromCharCode(...seg.subarray(0, 5)) === 'Adobe') adobeTransform = seg[11];
     else if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) {
       if (frame) throw damaged('two frame headers');
@@ -73,17 +73,17 @@ function gather(frame: Frame) {
       c.dc[block] = full[o]!;
       c.acStart[block] = ac.length;
       for (let k = 1; k < 64; k++) {
-        const v = full[o + ZIGZAG[k]!]!;
+        const v = full[o + ZIGZAG[k]];
         if (v === 0) continue;
         ac.position[ac.length] = k;
         ac.value[ac.length++] = v;
       }
-      c.acCount[block] = ac.length - c.acStart[block]!;
+      c.acCount[block] = ac.length - c.acStart[block];
     }
     for (let y = 0; y < c.blocksHigh; y++) {
       for (let x = 0; x < c.blocksWide; x++) {
         const block = y * c.stride + x;
-        countAcSymbols(ac, c.acStart[block]!, c.acCount[block]!, c.acSymbols, 1, frame.transposedSymbols);
+        countAcSymbols(ac, c.acStart[block], c.acCount[block], c.acSymbols, 1, frame.transposedSymbols);
       }
     }
   }
@@ -91,12 +91,12 @@ function gather(frame: Frame) {
 
 function readQuant(seg: Uint8Array, quant: (Uint16Array | undefined)[]) {
   for (let i = 0; i < seg.length; ) {
-    const precision = seg[i]! >> 4;
-    const id = seg[i]! & 15;
+    const precision = seg[i] >> 4;
+    const id = seg[i] & 15;
     const size = precision ? 128 : 64;
     if (id > 3 || precision > 1 || i + 1 + size > seg.length) throw damaged('bad quantisation table');
     const table = new Uint16Array(64);
-    for (let k = 0; k < 64; k++) table[ZIGZAG[k]!] = precision ? (seg[i + 1 + 2 * k]! << 8) | seg[i + 2 + 2 * k]! : seg[i + 1 + k]!;
+    for (let k = 0; k < 64; k++) table[ZIGZAG[k]] = precision ? (seg[i + 1 + 2 * k] << 8) | seg[i + 2 + 2 * k] : seg[i + 1 + k];
     quant[id] = table;
     i += 1 + size;
   }
@@ -104,8 +104,8 @@ function readQuant(seg: Uint8Array, quant: (Uint16Array | undefined)[]) {
 
 function readHuffman(seg: Uint8Array, dc: (DecodeTable | undefined)[], ac: (DecodeTable | undefined)[]) {
   for (let i = 0; i < seg.length; ) {
-    const cls = seg[i]! >> 4;
-    const id = seg[i]! & 15;
+    const cls = seg[i] >> 4;
+    const id = seg[i] & 15;
     const counts = seg.subarray(i + 1, i + 17);
     const total = counts.reduce((a, n) => a + n, 0);
     if (cls > 1 || id > 3 || counts.length < 16 || i + 17 + total > seg.length || total > 256) throw damaged('bad Huffman table');
@@ -124,22 +124,22 @@ function readFrame(
   transposedSymbols: boolean,
 ): Frame {
   if (seg[0] !== 8) throw new UnsupportedJpeg('precision', `${seg[0]}-bit samples`);
-  const height = (seg[1]! << 8) | seg[2]!;
-  const width = (seg[3]! << 8) | seg[4]!;
-  const count = seg[5]!;
+  const height = (seg[1] << 8) | seg[2];
+  const width = (seg[3] << 8) | seg[4];
+  const count = seg[5];
   if (width === 0 || height === 0) throw damaged('no size in the frame header (DNL is not supported)');
   if (seg.length < 6 + 3 * count) throw damaged('short frame header');
   if (count !== 1 && count !== 3) throw new UnsupportedJpeg('colour', `${count} colour components`);
   const raw = Array.from({ length: count }, (_, i) => ({
-    id: seg[6 + 3 * i]!,
-    h: seg[7 + 3 * i]! >> 4,
-    v: seg[7 + 3 * i]! & 15,
-    tq: seg[8 + 3 * i]!,
+    id: seg[6 + 3 * i],
+    h: seg[7 + 3 * i] >> 4,
+    v: seg[7 + 3 * i] & 15,
+    tq: seg[8 + 3 * i],
   }));
   if (raw.some((c) => c.h < 1 || c.h > 4 || c.v < 1 || c.v > 4 || c.tq > 3)) throw damaged('bad sampling factors');
   // Three components are YCbCr unless the file says RGB, as libjpeg reads it: an Adobe marker
   // with transform 0 (and no JFIF), or the ids 'R', 'G', 'B'.
-  const rgb = count === 3 && ((!jfif && adobeTransform === 0) || (raw[0]!.id === 0x52 && raw[1]!.id === 0x47 && raw[2]!.id === 0x42));
+  const rgb = count === 3 && ((!jfif && adobeTransform === 0) || (raw[0].id === 0x52 && raw[1].id === 0x47 && raw[2].id === 0x42));
   if (rgb) throw new UnsupportedJpeg('colour', 'RGB components');
   const max = maxSampling(raw);
   const mcusWide = Math.ceil(width / (8 * max.h));

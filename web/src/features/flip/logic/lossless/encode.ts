@@ -29,8 +29,8 @@ function scanOrder(p: Plan): Order {
   const comps = p.components;
   const max = maxSampling(comps);
   const single = comps.length === 1;
-  const mcusWide = single ? comps[0]!.blocksWide : Math.ceil(p.width / (8 * max.h));
-  const mcusHigh = single ? comps[0]!.blocksHigh : Math.ceil(p.height / (8 * max.v));
+  const mcusWide = single ? comps[0].blocksWide : Math.ceil(p.width / (8 * max.h));
+  const mcusHigh = single ? comps[0].blocksHigh : Math.ceil(p.height / (8 * max.v));
   const perMcu = single ? 1 : comps.reduce((n, c) => n + c.h * c.v, 0);
   const owner = new Uint8Array(mcusWide * mcusHigh * perMcu);
   const block = new Int32Array(owner.length);
@@ -38,7 +38,7 @@ function scanOrder(p: Plan): Order {
   for (let my = 0; my < mcusHigh; my++) {
     for (let mx = 0; mx < mcusWide; mx++) {
       for (let ci = 0; ci < comps.length; ci++) {
-        const c = comps[ci]!;
+        const c = comps[ci];
         const h = single ? 1 : c.h;
         const v = single ? 1 : c.v;
         for (let by = 0; by < v; by++) {
@@ -76,7 +76,7 @@ class BlockSymbols {
       this.length = 2;
       return;
     }
-    const diff = c.dc[block]! - pred;
+    const diff = c.dc[block] - pred;
     const dcSize = category(diff);
     if (dcSize > 11) throw new RangeError('a DC difference out of range for 8-bit JPEG');
     symbol[0] = dcSize;
@@ -85,19 +85,19 @@ class BlockSymbols {
 
     const { moveTo, sign, reorders } = this.p;
     let from = this.p.ac;
-    let start = c.acStart[block]!;
-    const count = c.acCount[block]!;
+    let start = c.acStart[block];
+    const count = c.acCount[block];
     if (reorders) {
       // Transposed: each diagonal's run reversed (see countAcSymbols).
       const { position, value } = this.sorted;
       const end = start + count;
       let out = 0;
       for (let j = start; j < end; ) {
-        const diagonal = DIAGONAL[from.position[j]!];
+        const diagonal = DIAGONAL[from.position[j]];
         let next = j + 1;
-        while (next < end && DIAGONAL[from.position[next]!] === diagonal) next++;
+        while (next < end && DIAGONAL[from.position[next]] === diagonal) next++;
         for (let t = next - 1; t >= j; t--) {
-          position[out] = moveTo[from.position[t]!]!;
+          position[out] = moveTo[from.position[t]]!;
           value[out++] = from.value[t]!;
         }
         j = next;
@@ -107,8 +107,8 @@ class BlockSymbols {
     }
     let previous = 0;
     for (let j = start; j < start + count; j++) {
-      const k = from.position[j]!;
-      const v = from.value[j]! * sign[k]!;
+      const k = from.position[j];
+      const v = from.value[j] * sign[k];
       let run = k - previous - 1;
       for (; run > 15; run -= 16) symbol[n++] = 0xf0; // ZRL
       const size = category(v);
@@ -137,23 +137,23 @@ function countSymbols(p: Plan, order: Order): Uint32Array {
     const ac = (dcTableOf(ci) + 1) * 257;
     c.acSymbols.forEach((n, symbol) => {
       if (n > 0 && (symbol & 15) > 10) throw new RangeError('an AC coefficient out of range for 8-bit JPEG');
-      counts[ac + symbol]! += n;
+      counts[ac + symbol] += n;
     });
   });
   const pred = new Int32Array(p.components.length);
   for (let i = 0; i < order.block.length; i++) {
-    const ci = order.owner[i]!;
+    const ci = order.owner[i];
     const dc = dcTableOf(ci) * 257;
-    const block = order.block[i]!;
+    const block = order.block[i];
     if (block < 0) {
-      counts[dc]!++; // the DC of the block before
-      counts[dc + 257]!++; // EOB
+      counts[dc]++; // the DC of the block before
+      counts[dc + 257]++; // EOB
       continue;
     }
-    const value = p.components[ci]!.dc[block]!;
-    const size = category(value - pred[ci]!);
+    const value = p.components[ci].dc[block];
+    const size = category(value - pred[ci]);
     if (size > 11) throw new RangeError('a DC difference out of range for 8-bit JPEG');
-    counts[dc + size]!++;
+    counts[dc + size]++;
     pred[ci] = value;
   }
   return counts;
@@ -161,7 +161,7 @@ function countSymbols(p: Plan, order: Order): Uint32Array {
 
 /** By symbol: its code and its length in bits, as code << 5 | length, for one lookup per symbol. */
 function packed(t: EncodeTable): Int32Array {
-  return Int32Array.from(t.code, (code, s) => (code << 5) | t.length[s]!);
+  return Int32Array.from(t.code, (code, s) => (code << 5) | t.length[s]);
 }
 
 /**
@@ -178,21 +178,21 @@ function writeScan(p: Plan, order: Order, tables: readonly EncodeTable[], bits: 
   let acc = 0;
   let pending = 0; // bits in acc not yet written, always fewer than 8 between symbols
   for (let i = 0; i < order.block.length; i++) {
-    const ci = order.owner[i]!;
-    const c = p.components[ci]!;
-    const block = order.block[i]!;
-    s.read(c, block, pred[ci]!);
+    const ci = order.owner[i];
+    const c = p.components[ci];
+    const block = order.block[i];
+    s.read(c, block, pred[ci]);
     if (block >= 0) pred[ci] = c.dc[block]!;
-    const dcCodes = codes[dcTableOf(ci)]!;
-    const acCodes = codes[dcTableOf(ci) + 1]!;
+    const dcCodes = codes[dcTableOf(ci)];
+    const acCodes = codes[dcTableOf(ci) + 1];
     for (let j = 0; j < s.length; j++) {
-      const symbol = s.symbol[j]!;
-      const code = j === 0 ? dcCodes[symbol]! : acCodes[symbol]!;
+      const symbol = s.symbol[j];
+      const code = j === 0 ? dcCodes[symbol] : acCodes[symbol];
       // A DC symbol is its value's size in bits; an AC symbol has it in its low four bits.
       const size = j === 0 ? symbol : symbol & 15;
       const codeLength = code & 31;
       // The code and its value in one write when they fit 24 bits (nearly always), else in two.
-      let word = ((code >>> 5) << size) | (s.bits[j]! & ((1 << size) - 1));
+      let word = ((code >>> 5) << size) | (s.bits[j] & ((1 << size) - 1));
       let length = codeLength + size;
       let rest = 0;
       if (length > 24) {
@@ -208,7 +208,7 @@ function writeScan(p: Plan, order: Order, tables: readonly EncodeTable[], bits: 
           out[n++] = acc >>> pending; // the store keeps the low 8 bits
         }
         if (rest === 0) break;
-        word = s.bits[j]! & ((1 << rest) - 1);
+        word = s.bits[j] & ((1 << rest) - 1);
         length = rest;
         rest = 0;
       }
@@ -296,7 +296,7 @@ export function writeJpeg(p: Plan, segments: readonly Uint8Array[], sizeHint: nu
     sixteenBit ||= wide;
     const payload = [(wide ? 0x10 : 0) | comp.tq];
     for (let k = 0; k < 64; k++) {
-      const v = q[ZIGZAG[k]!]!;
+      const v = q[ZIGZAG[k]];
       if (wide) payload.push(v >> 8, v & 0xff);
       else payload.push(v);
     }
@@ -308,8 +308,8 @@ export function writeJpeg(p: Plan, segments: readonly Uint8Array[], sizeHint: nu
   w.segment(sixteenBit ? 0xc1 : 0xc0, frame);
 
   for (const t of used) {
-    w.segment(0xc4, specBytes(0, t, specs[t]!.dc));
-    w.segment(0xc4, specBytes(1, t, specs[t]!.ac));
+    w.segment(0xc4, specBytes(0, t, specs[t].dc));
+    w.segment(0xc4, specBytes(1, t, specs[t].ac));
   }
   const scan = [p.components.length];
   p.components.forEach((comp, ci) => scan.push(comp.id, ci === 0 ? 0 : 0x11));
@@ -320,7 +320,7 @@ export function writeJpeg(p: Plan, segments: readonly Uint8Array[], sizeHint: nu
   // The exact size of the coded data, from the counts.
   let bits = 0;
   tables.forEach((t, table) => {
-    for (let symbol = 0; symbol < 256; symbol++) bits += count(table)[symbol]! * (t.length[symbol]! + (table & 1 ? symbol & 15 : symbol));
+    for (let symbol = 0; symbol < 256; symbol++) bits += count(table)[symbol] * (t.length[symbol] + (table & 1 ? symbol & 15 : symbol));
   });
   w.stuffed(writeScan(p, order, tables, bits));
   w.bytes([0xff, 0xd9]);

@@ -35,7 +35,7 @@ function canonicalCodes(spec: HuffmanSpec): { codes: Uint16Array; lengths: Uint8
   let code = 0;
   let k = 0;
   for (let length = 1; length <= 16; length++) {
-    for (let i = 0; i < spec.counts[length - 1]!; i++, k++) {
+    for (let i = 0; i < spec.counts[length - 1]; i++, k++) {
       codes[k] = code++;
       lengths[k] = length;
     }
@@ -52,23 +52,23 @@ export function decodeTable(spec: HuffmanSpec): DecodeTable {
   const offset = new Int32Array(17);
   let k = 0;
   for (let length = 1; length <= 16; length++) {
-    const count = spec.counts[length - 1]!;
+    const count = spec.counts[length - 1];
     if (count > 0) {
-      offset[length] = k - codes[k]!;
+      offset[length] = k - codes[k];
       maxCode[length] = codes[k + count - 1]!;
     }
     k += count;
   }
   for (let i = 0; i < codes.length; i++) {
-    const length = lengths[i]!;
+    const length = lengths[i];
     if (length > LOOKAHEAD) continue;
     const shift = LOOKAHEAD - length;
-    const first = codes[i]! << shift;
-    for (let j = 0; j < 1 << shift; j++) fast[first + j] = (length << 8) | spec.symbols[i]!;
+    const first = codes[i] << shift;
+    for (let j = 0; j < 1 << shift; j++) fast[first + j] = (length << 8) | spec.symbols[i];
   }
   const fastAc = new Int32Array(1 << LOOKAHEAD);
   for (let bits = 0; bits < 1 << LOOKAHEAD; bits++) {
-    const e = fast[bits]!;
+    const e = fast[bits];
     const length = e >> 8;
     const size = e & 15;
     if (e === 0 || size === 0 || length + size > LOOKAHEAD) continue;
@@ -109,47 +109,55 @@ export function optimalTable(counts: Float64Array | Uint32Array): HuffmanSpec {
   // Only the symbols that occur take part; scanning them in increasing order with "<=" keeps
   // libjpeg's choice of the largest index among equal counts.
   let live: number[] = [];
-  for (let i = 0; i <= 256; i++) if (freq[i]! > 0) live.push(i);
+  for (let i = 0; i <= 256; i++) if (freq[i] > 0) live.push(i);
   for (;;) {
     let c1 = -1;
     let v = Infinity;
-    for (const i of live) if (freq[i]! <= v) ((v = freq[i]!), (c1 = i));
+    for (const i of live)
+      if (freq[i] <= v) {
+        v = freq[i];
+        c1 = i;
+      }
     let c2 = -1;
     v = Infinity;
-    for (const i of live) if (i !== c1 && freq[i]! <= v) ((v = freq[i]!), (c2 = i));
+    for (const i of live)
+      if (i !== c1 && freq[i] <= v) {
+        v = freq[i];
+        c2 = i;
+      }
     if (c2 < 0) break;
-    freq[c1]! += freq[c2]!;
+    freq[c1] += freq[c2];
     freq[c2] = 0;
     live = live.filter((i) => i !== c2);
-    codeSize[c1]!++;
-    while (others[c1]! >= 0) {
+    codeSize[c1]++;
+    while (others[c1] >= 0) {
       c1 = others[c1]!;
-      codeSize[c1]!++;
+      codeSize[c1]++;
     }
     others[c1] = c2;
-    codeSize[c2]!++;
-    while (others[c2]! >= 0) {
+    codeSize[c2]++;
+    while (others[c2] >= 0) {
       c2 = others[c2]!;
-      codeSize[c2]!++;
+      codeSize[c2]++;
     }
   }
   const bits = new Int32Array(33);
-  for (let i = 0; i <= 256; i++) if (codeSize[i]) bits[codeSize[i]!]!++;
+  for (let i = 0; i <= 256; i++) if (codeSize[i]) bits[codeSize[i]]++;
   // Fold codes longer than 16 bits back (T.81 figure K.3).
   for (let i = 32; i > 16; i--) {
-    while (bits[i]! > 0) {
+    while (bits[i] > 0) {
       let j = i - 2;
       while (bits[j] === 0) j--;
-      bits[i]! -= 2;
-      bits[i - 1]!++;
-      bits[j + 1]! += 2;
-      bits[j]!--;
+      bits[i] -= 2;
+      bits[i - 1]++;
+      bits[j + 1] += 2;
+      bits[j]--;
     }
   }
   // Drop the reserved symbol: it holds the longest code.
   let longest = 16;
   while (bits[longest] === 0) longest--;
-  bits[longest]!--;
+  bits[longest]--;
   const symbols: number[] = [];
   for (let length = 1; length <= 32; length++) {
     for (let s = 0; s <= 255; s++) if (codeSize[s] === length) symbols.push(s);

@@ -37,7 +37,7 @@ describe('lossless JPEG transforms: byte for byte what jpegtran -optimize -trim 
       const jpeg = makeJpeg(o);
       for (const t of all) {
         const ours = lossless(jpeg, t).bytes;
-        const theirs = jpegtran(jpeg, jpegtranArgs[transformKey(t)]!);
+        const theirs = jpegtran(jpeg, jpegtranArgs[transformKey(t)]);
         expect(Buffer.from(ours).equals(Buffer.from(theirs)), transformKey(t)).toBe(true);
       }
     });
@@ -73,8 +73,8 @@ function planes(c: Coefficients): Pixels[] {
             let sum = 0;
             for (let v = 0; v < 8; v++) {
               let row = 0;
-              for (let u = 0; u < 8; u++) row += cosines[x * 8 + u]! * coefs[v * 8 + u]! * q[v * 8 + u]!;
-              sum += cosines[y * 8 + v]! * row;
+              for (let u = 0; u < 8; u++) row += cosines[x * 8 + u] * coefs[v * 8 + u] * q[v * 8 + u];
+              sum += cosines[y * 8 + v] * row;
             }
             const i = ((by * 8 + y) * width + bx * 8 + x) * 4;
             data.fill(Math.round(sum + 128), i, i + 3);
@@ -97,7 +97,7 @@ function topLeft(p: Pixels, width: number, height: number): Pixels {
 function maxDifference(a: Pixels, b: Pixels): number {
   expect([a.width, a.height]).toEqual([b.width, b.height]);
   let max = 0;
-  for (let i = 0; i < a.data.length; i++) max = Math.max(max, Math.abs(a.data[i]! - b.data[i]!));
+  for (let i = 0; i < a.data.length; i++) max = Math.max(max, Math.abs(a.data[i] - b.data[i]));
   return max;
 }
 
@@ -114,10 +114,10 @@ describe('the decoded output is the flipped decoded input', () => {
         // Each component, bit for bit: every block kept, partial edge blocks included.
         const outPlanes = planes(readCoefficients(out.bytes));
         inPlanes.forEach((plane, ci) => {
-          const comp = readCoefficients(out.bytes).components[ci]!;
+          const comp = readCoefficients(out.bytes).components[ci];
           const swap = t.turns % 2 === 1;
           const keptPlane = topLeft(plane, (swap ? comp.blocksHigh : comp.blocksWide) * 8, (swap ? comp.blocksWide : comp.blocksHigh) * 8);
-          expect(maxDifference(outPlanes[ci]!, transformPixels(keptPlane, t)), `${transformKey(t)} component ${ci}`).toBe(0);
+          expect(maxDifference(outPlanes[ci], transformPixels(keptPlane, t)), `${transformKey(t)} component ${ci}`).toBe(0);
         });
         // And as libjpeg shows it, in RGB: its integer IDCT rounds by a unit or two differently
         // once rows and columns swap, and colour conversion can add one more.
@@ -140,7 +140,7 @@ describe('round trips', () => {
       const kept = keptSize(original, flipH);
       expect([back.width, back.height]).toEqual([kept.width, kept.height]);
       back.components.forEach((c, ci) => {
-        const src = original.components[ci]!;
+        const src = original.components[ci];
         for (let y = 0; y < c.blocksHigh; y++) {
           for (let x = 0; x < c.blocksWide; x++) {
             const a = blockCoefficients(back, c, y * c.stride + x);

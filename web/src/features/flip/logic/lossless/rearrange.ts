@@ -93,7 +93,7 @@ export function plan(c: Coefficients, t: Transform): Plan {
       for (let x = fresh || y >= blocksHigh ? 0 : blocksWide; x < comp.blocksWide; x++) {
         const block = y * comp.stride + x;
         const kept = x < blocksWide && y < blocksHigh;
-        if (kept === fresh) countAcSymbols(c.ac, comp.acStart[block]!, comp.acCount[block]!, acSymbols, fresh ? 1 : -1, transposed);
+        if (kept === fresh) countAcSymbols(c.ac, comp.acStart[block], comp.acCount[block], acSymbols, fresh ? 1 : -1, transposed);
       }
     }
     return {
@@ -114,6 +114,6 @@ export function plan(c: Coefficients, t: Transform): Plan {
   });
 
   // A transposed image needs transposed quantisation tables, entry for entry with its coefficients.
-  const quant = transposed ? c.quant.map((q) => q && Uint16Array.from({ length: 64 }, (_, n) => q[from(n)]!)) : c.quant;
+  const quant = transposed ? c.quant.map((q) => q && Uint16Array.from({ length: 64 }, (_, n) => q[from(n)])) : c.quant;
   return { width: size.width, height: size.height, components, ac: c.ac, quant, jfif: c.jfif, moveTo, reorders: transposed, sign };
 }

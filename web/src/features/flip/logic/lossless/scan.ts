@@ -79,7 +79,7 @@ class BitReader {
   private fill() {
     // count ≤ 16 here, so 16 more bits fit the 32-bit buffer.
     const p = this.pos;
-    this.buffer = (this.buffer << 16) | (this.data[p]! << 8) | this.data[p + 1]!;
+    this.buffer = (this.buffer << 16) | (this.data[p] << 8) | this.data[p + 1];
     this.count += 16;
     if (p + 4 <= this.data.length) this.pos = p + 2;
   }
@@ -106,16 +106,16 @@ class BitReader {
 
   symbol(t: DecodeTable): number {
     if (this.count < 16) this.fill();
-    const e = t.fast[(this.buffer >>> (this.count - LOOKAHEAD)) & ((1 << LOOKAHEAD) - 1)]!;
+    const e = t.fast[(this.buffer >>> (this.count - LOOKAHEAD)) & ((1 << LOOKAHEAD) - 1)];
     if (e !== 0) {
       this.count -= e >> 8;
       return e & 0xff;
     }
     for (let length = LOOKAHEAD + 1; length <= 16; length++) {
       const code = (this.buffer >>> (this.count - length)) & ((1 << length) - 1);
-      if (code <= t.maxCode[length]!) {
+      if (code <= t.maxCode[length]) {
         this.count -= length;
-        return t.symbols[t.offset[length]! + code]!;
+        return t.symbols[t.offset[length] + code];
       }
     }
     throw damaged('bad Huffman code');
@@ -132,17 +132,17 @@ export function readScan(
   acTables: (DecodeTable | undefined)[],
   restartInterval: number,
 ): number {
-  const n = seg[0]!;
+  const n = seg[0];
   if (n < 1 || n > 4 || seg.length < 4 + 2 * n) throw damaged('bad scan header');
   const scanComps = Array.from({ length: n }, (_, i) => {
     const c = frame.components.find((c) => c.id === seg[1 + 2 * i]);
     if (!c) throw damaged('scan of an unknown component');
-    return { c, dc: dcTables[seg[2 + 2 * i]! >> 4], ac: acTables[seg[2 + 2 * i]! & 15], pred: 0 };
+    return { c, dc: dcTables[seg[2 + 2 * i] >> 4], ac: acTables[seg[2 + 2 * i] & 15], pred: 0 };
   });
-  const ss = seg[1 + 2 * n]!;
-  const se = seg[2 + 2 * n]!;
-  const ah = seg[3 + 2 * n]! >> 4;
-  const al = seg[3 + 2 * n]! & 15;
+  const ss = seg[1 + 2 * n];
+  const se = seg[2 + 2 * n];
+  const ah = seg[3 + 2 * n] >> 4;
+  const al = seg[3 + 2 * n] & 15;
   if (!frame.progressive && (ss !== 0 || se !== 63 || ah !== 0 || al !== 0)) throw damaged('progressive parameters in a sequential scan');
   if (ss > se || se > 63 || (ss === 0 && se !== 0 && frame.progressive) || al > 13) throw damaged('bad spectral selection');
   if (ss > 0 && n !== 1) throw damaged('an AC scan of several components');
@@ -165,7 +165,7 @@ export function readScan(
         const t = r.symbol(s.dc ?? missingTable());
         s.pred += t === 0 ? 0 : r.receive(t);
         coefs[o] = s.pred * p1;
-      } else if (r.bit()) coefs[o]! |= p1;
+      } else if (r.bit()) coefs[o] |= p1;
     } else if (ah === 0) {
       if (eobrun > 0) {
         eobrun--;
@@ -186,7 +186,7 @@ export function readScan(
         }
         k += run;
         if (k > 63) throw damaged('coefficients past the end of a block');
-        coefs[o + ZIGZAG[k]!] = r.receive(size) * p1;
+        coefs[o + ZIGZAG[k]] = r.receive(size) * p1;
         k++;
       }
     } else refineAc(coefs, o);
@@ -194,9 +194,9 @@ export function readScan(
 
   // Successive approximation of AC coefficients (T.81 G.1.2.3), as libjpeg's decode_mcu_AC_refine.
   const refineAc = (coefs: Int16Array, o: number) => {
-    const ac = scanComps[0]!.ac ?? missingTable();
+    const ac = scanComps[0].ac ?? missingTable();
     const correct = (i: number) => {
-      if (r.bit() && (coefs[i]! & p1) === 0) coefs[i]! += coefs[i]! >= 0 ? p1 : m1;
+      if (r.bit() && (coefs[i] & p1) === 0) coefs[i] += coefs[i] >= 0 ? p1 : m1;
     };
     let k = ss;
     if (eobrun === 0) {
@@ -214,17 +214,17 @@ export function readScan(
         }
         // Skip `run` zero coefficients, refining the non-zero ones on the way.
         while (k <= se) {
-          const i = o + ZIGZAG[k]!;
+          const i = o + ZIGZAG[k];
           if (coefs[i] !== 0) correct(i);
           else if (--run < 0) break;
           k++;
         }
-        if (value !== 0 && k <= se) coefs[o + ZIGZAG[k]!] = value;
+        if (value !== 0 && k <= se) coefs[o + ZIGZAG[k]] = value;
       }
     }
     if (eobrun > 0) {
       for (; k <= se; k++) {
-        const i = o + ZIGZAG[k]!;
+        const i = o + ZIGZAG[k];
         if (coefs[i] !== 0) correct(i);
       }
       eobrun--;
@@ -240,8 +240,8 @@ export function readScan(
 
   for (let i = 0; i < order.at.length; i++) {
     if (restartInterval && i > 0 && i % (restartInterval * order.perMcu) === 0) restart();
-    const s = scanComps[order.owner[i]!]!;
-    decodeBlock(s, s.c.full!, order.at[i]! * 64);
+    const s = scanComps[order.owner[i]];
+    decodeBlock(s, s.c.full!, order.at[i] * 64);
   }
   return end;
 }
@@ -258,7 +258,7 @@ interface ScanBlocks {
 function scanBlocks(frame: Frame, comps: Component[]): ScanBlocks {
   if (comps.length === 1) {
     // One component: its blocks in raster order, only those holding data.
-    const c = comps[0]!;
+    const c = comps[0];
     const at = new Int32Array(c.blocksWide * c.blocksHigh);
     for (let y = 0, i = 0; y < c.blocksHigh; y++) for (let x = 0; x < c.blocksWide; x++) at[i++] = y * c.stride + x;
     return { owner: new Uint8Array(at.length), at, real: new Uint8Array(at.length).fill(1), perMcu: 1 };
@@ -290,7 +290,7 @@ function scanBlocks(frame: Frame, comps: Component[]): ScanBlocks {
 function longCode(t: DecodeTable, buffer: number, count: number): number {
   for (let length = LOOKAHEAD + 1; length <= 16; length++) {
     const code = (buffer >>> (count - length)) & ((1 << length) - 1);
-    if (code <= t.maxCode[length]!) return (length << 8) | t.symbols[t.offset[length]! + code]!;
+    if (code <= t.maxCode[length]) return (length << 8) | t.symbols[t.offset[length] + code];
   }
   throw damaged('bad Huffman code');
 }
@@ -328,23 +328,23 @@ function decodeSequential(
       count = 0;
       pred.fill(0);
     }
-    const ci = owner[i]!;
-    const c = comps[ci]!;
-    const block = at[i]!;
-    const { dc, ac } = tables[ci]!;
+    const ci = owner[i];
+    const c = comps[ci];
+    const block = at[i];
+    const { dc, ac } = tables[ci];
 
     // Each refill below adds 16 bits when fewer than 16 are left; past the end it reads zeros.
     if (count < 16) {
-      buffer = (buffer << 16) | (data[pos]! << 8) | data[pos + 1]!;
+      buffer = (buffer << 16) | (data[pos] << 8) | data[pos + 1];
       count += 16;
       if (pos < last) pos += 2;
     }
-    let e = dc.fast[(buffer >>> (count - LOOKAHEAD)) & ((1 << LOOKAHEAD) - 1)]! || longCode(dc, buffer, count);
+    let e = dc.fast[(buffer >>> (count - LOOKAHEAD)) & ((1 << LOOKAHEAD) - 1)] || longCode(dc, buffer, count);
     count -= e >> 8;
     let size = e & 15;
     if (size) {
       if (count < 16) {
-        buffer = (buffer << 16) | (data[pos]! << 8) | data[pos + 1]!;
+        buffer = (buffer << 16) | (data[pos] << 8) | data[pos + 1];
         count += 16;
         if (pos < last) pos += 2;
       }
@@ -362,26 +362,26 @@ function decodeSequential(
     const start = n;
     for (let k = 1; k < 64; ) {
       if (count < 16) {
-        buffer = (buffer << 16) | (data[pos]! << 8) | data[pos + 1]!;
+        buffer = (buffer << 16) | (data[pos] << 8) | data[pos + 1];
         count += 16;
         if (pos < last) pos += 2;
       }
       const next = (buffer >>> (count - LOOKAHEAD)) & ((1 << LOOKAHEAD) - 1);
-      const whole = ac.fastAc[next]!;
+      const whole = ac.fastAc[next];
       if (whole !== 0) {
         // A short code and a small value together: one lookup.
         count -= whole & 0xff;
         k += (whole >> 8) & 15;
         if (k > 63 || n === position.length) throw damaged('coefficients past the end of a block');
         const run = k - previous - 1;
-        symbols[0xf0]! += run >> 4;
-        symbols[((run & 15) << 4) | ((whole >> 12) & 15)]!++;
+        symbols[0xf0] += run >> 4;
+        symbols[((run & 15) << 4) | ((whole >> 12) & 15)]++;
         previous = k;
         position[n] = k++;
         value[n++] = whole >> 16;
         continue;
       }
-      e = ac.fast[next]! || longCode(ac, buffer, count);
+      e = ac.fast[next] || longCode(ac, buffer, count);
       count -= e >> 8;
       size = e & 15;
       if (size === 0) {
@@ -392,7 +392,7 @@ function decodeSequential(
       k += (e >> 4) & 15;
       if (k > 63) throw damaged('coefficients past the end of a block');
       if (count < 16) {
-        buffer = (buffer << 16) | (data[pos]! << 8) | data[pos + 1]!;
+        buffer = (buffer << 16) | (data[pos] << 8) | data[pos + 1];
         count += 16;
         if (pos < last) pos += 2;
       }
@@ -400,13 +400,13 @@ function decodeSequential(
       const v = (buffer >>> count) & ((1 << size) - 1);
       if (n === position.length) throw damaged('more coefficients than the file can hold');
       const run = k - previous - 1;
-      symbols[0xf0]! += run >> 4;
-      symbols[((run & 15) << 4) | size]!++;
+      symbols[0xf0] += run >> 4;
+      symbols[((run & 15) << 4) | size]++;
       previous = k;
       position[n] = k++;
       value[n++] = v + ((((v >> (size - 1)) & 1) - 1) & (1 - (1 << size)));
     }
-    if (previous < 63) symbols[0]!++; // EOB
+    if (previous < 63) symbols[0]++; // EOB
     // Counted in transposed order instead: a second, short loop over what was just written.
     if (transposed && real[i]) countAcSymbols(acOut, start, n - start, c.acSymbols, 1, true);
     c.acStart[block] = start;

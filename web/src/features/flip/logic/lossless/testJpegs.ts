@@ -101,9 +101,9 @@ function parsePnm(b: Uint8Array): Pixels {
   const fields: string[] = [];
   let i = 0;
   while (fields.length < 4) {
-    while (/\s/.test(String.fromCharCode(b[i]!))) i++;
+    while (/\s/.test(String.fromCharCode(b[i]))) i++;
     let f = '';
-    while (!/\s/.test(String.fromCharCode(b[i]!))) f += String.fromCharCode(b[i++]!);
+    while (!/\s/.test(String.fromCharCode(b[i]))) f += String.fromCharCode(b[i++]);
     fields.push(f);
   }
   i++;
