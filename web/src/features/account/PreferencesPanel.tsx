@@ -90,18 +90,13 @@ export function PreferencesPanel({ account, close }: Props) {
           options={themeChoices.map((c) => ({ value: c, label: capital(tr(`theme.${c}`)) }))}
           onChange={(theme) => setForm((f) => ({ ...f, theme }))}
         />
-        <div className="field">
-          <label htmlFor="account-language">{tr('nav.language')}</label>
-          <div className="field-row">
-            <select id="account-language" name="account-language" value={form.language} onChange={(e) => setForm((f) => ({ ...f, language: e.target.value }))}>
-              {locales.map((l) => (
-                <option key={l.code} value={l.code} lang={l.lang}>
-                  {l.name}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
+        <SelectField
+          id="account-language"
+          label={tr('nav.language')}
+          value={form.language}
+          options={locales.map((l) => ({ value: l.code, label: l.name, lang: l.lang }))}
+          onChange={(language) => setForm((f) => ({ ...f, language }))}
+        />
         {other && (
           <p className="account-language-link">
             <a href={pagePath(route?.page ?? 'index', other.code) + location.search} hrefLang={other.lang} onClick={close}>

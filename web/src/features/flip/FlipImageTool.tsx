@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/react';
+import { Field } from '../../ui/fields/Field';
+import { SelectField } from '../../ui/fields/SelectField';
 import { apply, identity, type Operation, type Transform } from '../../lib/image/transform';
 import { formatNumber } from '../../lib/number';
 import { outputFormat, uniqueNames, type OutputChoice } from './logic/formats';
@@ -216,47 +218,44 @@ export function FlipImageTool({ lang }: { lang: string }) {
               ))}
             </div>
             <h2>{t('output')}</h2>
-            <ChoiceField
+            <SelectField
               id="flip-format"
               label={t('format')}
               value={settings.output}
-              choices={outputChoices}
-              text={(c) => t(`formats.${c}`)}
+              options={outputChoices.map((c) => ({ value: c, label: t(`formats.${c}`) }))}
               onChange={(output) => setSettings({ ...settings, output })}
             />
             {losslessJpegs && (
-              <ChoiceField
+              <SelectField
                 id="flip-edges"
                 label={t('lossless.edges')}
                 hint={t('lossless.hint')}
                 value={settings.edges}
-                choices={edgeChoices}
-                text={(c) => t(`lossless.edgesOptions.${c}`)}
+                options={edgeChoices.map((c) => ({ value: c, label: t(`lossless.edgesOptions.${c}`) }))}
                 onChange={(edges) => setSettings({ ...settings, edges })}
               />
             )}
             {lossy && (
-              <div className="field">
-                <label htmlFor="flip-quality">
-                  {t('quality')}: {Math.round(settings.quality * 100)} %
-                </label>
-                <input
-                  id="flip-quality"
-                  type="range"
-                  min={50}
-                  max={100}
-                  value={Math.round(settings.quality * 100)}
-                  onChange={(e) => setSettings({ ...settings, quality: Number(e.target.value) / 100 })}
-                />
-              </div>
+              <Field id="flip-quality" label={`${t('quality')}: ${Math.round(settings.quality * 100)} %`}>
+                {(aria) => (
+                  <input
+                    id="flip-quality"
+                    type="range"
+                    min={50}
+                    max={100}
+                    value={Math.round(settings.quality * 100)}
+                    onChange={(e) => setSettings({ ...settings, quality: Number(e.target.value) / 100 })}
+                    {...aria}
+                  />
+                )}
+              </Field>
             )}
-            <ChoiceField
+            <SelectField
               id="flip-metadata"
               label={t('metadata')}
               hint={t('metadataHint')}
               value={settings.metadata}
-              choices={metadataChoices}
-              text={(c) => t(`metadataOptions.${c}`)}
+              options={metadataChoices.map((c) => ({ value: c, label: t(`metadataOptions.${c}`) }))}
               onChange={(metadata) => setSettings({ ...settings, metadata })}
             />
             <div className="result-actions">
@@ -358,36 +357,6 @@ export function FlipImageTool({ lang }: { lang: string }) {
           ))}
         </dl>
       </section>
-    </div>
-  );
-}
-
-/** A labelled select of fixed choices, with an optional hint under it. */
-function ChoiceField<T extends string>(props: {
-  id: string;
-  label: string;
-  hint?: string;
-  value: T;
-  choices: readonly T[];
-  text: (choice: T) => string;
-  onChange: (choice: T) => void;
-}) {
-  const { id, label, hint, value, choices, text, onChange } = props;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} aria-describedby={hint ? `${id}-hint` : undefined} onChange={(e) => onChange(e.target.value as T)}>
-        {choices.map((c) => (
-          <option key={c} value={c}>
-            {text(c)}
-          </option>
-        ))}
-      </select>
-      {hint && (
-        <p id={`${id}-hint`} className="field-hint">
-          {hint}
-        </p>
-      )}
     </div>
   );
 }

@@ -4,6 +4,8 @@ import { Field } from './Field';
 export interface Option<T extends string> {
   value: T;
   label: string;
+  /** The language of the label, where it differs from the page's (a language's own name). */
+  lang?: string;
 }
 
 interface Props<T extends string> {
@@ -22,7 +24,7 @@ export function SelectField<T extends string>({ id, label, value, options, onCha
   const select = (aria: object) => (
     <select id={id} name={id} value={value} onChange={(e) => onChange(e.target.value as T)} {...aria}>
       {options.map((o) => (
-        <option key={o.value} value={o.value}>
+        <option key={o.value} value={o.value} lang={o.lang}>
           {o.label}
         </option>
       ))}
