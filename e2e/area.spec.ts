@@ -227,9 +227,12 @@ test("each calculator's code is in the first load of its own pages only", async 
     [...(await (await request.get(path)).text()).matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
   for (const { page, path } of routes) {
     const files = (await preloads(path)).join(' ');
-    for (const tool of ['area-calculator', 'speed-calculator']) {
+    for (const [tool, feature] of [
+      ['area-calculator', 'area'],
+      ['speed-calculator', 'speed'],
+    ]) {
       expect(/\/assets\/[^ ]*/.test(files), path).toBe(true);
-      expect(files.includes(`/assets/${tool}-`), `${path} and ${tool}`).toBe(page.name === tool);
+      expect(files.includes(`/assets/${feature}-`), `${path} and ${tool}`).toBe(page.name === tool);
     }
   }
 });

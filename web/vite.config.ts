@@ -11,7 +11,18 @@ export default defineConfig(({ isSsrBuild }) => ({
     emptyOutDir: true,
     manifest: !isSsrBuild,
     assetsDir: 'assets',
-    rolldownOptions: isSsrBuild ? {} : { input: 'web/src/app/entry-client.tsx' },
+    rolldownOptions: isSsrBuild
+      ? {}
+      : {
+          input: 'web/src/app/entry-client.tsx',
+          // A feature's page chunk carries the feature's name (area-1a2b3c.js), not "page".
+          output: {
+            chunkFileNames: (chunk) => {
+              const feature = /\/features\/([^/]+)\/page\.tsx$/.exec(chunk.facadeModuleId ?? '')?.[1];
+              return `assets/${feature ?? '[name]'}-[hash].js`;
+            },
+          },
+        },
   },
   // Module workers can split their code: the flipper's worker loads the lossless JPEG
   // transform only when a JPEG is saved as JPEG.
