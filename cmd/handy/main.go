@@ -58,7 +58,7 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 		return 0
 	}
 	table := site.Default()
-	accounts, err := account.New(st, logger)
+	accounts, err := account.New(st, logger, table.Limits())
 	if err != nil {
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1

@@ -111,14 +111,11 @@ func (s *Service) Export(ctx context.Context, u User) (Export, error) {
 	return out, err
 }
 
-// Profile limits: a display name is a name, an avatar a small JPEG (the cropper makes 256 px),
-// preferences a handful of settings.
-const (
-	MaxDisplayName  = 100 // characters
-	MaxAvatarBytes  = 200_000
-	MaxPreferences  = 16_384 // bytes of JSON
-	avatarURLPrefix = "data:image/jpeg;base64,"
-)
+// MaxPreferences bounds the preferences, in bytes of JSON: a handful of settings. Unlike the
+// display name and avatar limits (site.json), the front end has no use for it.
+const MaxPreferences = 16_384
+
+const avatarURLPrefix = "data:image/jpeg;base64,"
 
 // ProfileUpdate changes some fields of users/{uid}; nil fields stay as they are.
 type ProfileUpdate struct {
@@ -129,18 +126,12 @@ type ProfileUpdate struct {
 	Preferences map[string]any
 }
 
-var (
-	ErrInvalidName        = &Error{Code: "invalid-display-name", Status: 400, Message: fmt.Sprintf("The display name must be at most %d characters, without control characters.", MaxDisplayName)}
-	ErrInvalidAvatar      = &Error{Code: "invalid-avatar", Status: 400, Message: "The avatar must be a JPEG data URL of at most 200 kB."}
-	ErrInvalidPreferences = &Error{Code: "invalid-preferences", Status: 400, Message: "The preferences must be an object of at most 16 kB."}
-)
-
 // UpdateProfile merges changes into the user's document and returns it.
 func (s *Service) UpdateProfile(ctx context.Context, u User, p ProfileUpdate) (json.RawMessage, error) {
 	fields := map[string]any{}
 	if p.DisplayName != nil {
 		name := strings.TrimSpace(*p.DisplayName)
-		if utf8.RuneCountInString(name) > MaxDisplayName || !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
+		if utf8.RuneCountInString(name) > s.bounds.DisplayNameMaxLength || !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
 			return nil, ErrInvalidName
 		}
 		fields["displayName"] = name
@@ -149,7 +140,7 @@ func (s *Service) UpdateProfile(ctx context.Context, u User, p ProfileUpdate) (j
 		switch a := *p.Avatar; {
 		case a == "":
 			fields["avatar"] = nil
-		case len(a) > MaxAvatarBytes || !strings.HasPrefix(a, avatarURLPrefix) || !isJPEG(a[len(avatarURLPrefix):]):
+		case len(a) > s.bounds.AvatarMaxBytes || !strings.HasPrefix(a, avatarURLPrefix) || !isJPEG(a[len(avatarURLPrefix):]):
 			return nil, ErrInvalidAvatar
 		default:
 			fields["avatar"] = a

@@ -25,8 +25,13 @@ func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
 // apiServer is a server with accounts on a fresh database.
 func apiServer(t *testing.T, st *store.Store, limits account.Limits) http.Handler {
 	t.Helper()
+	return newAPIServer(t, st, limits).handler
+}
+
+func newAPIServer(t *testing.T, st *store.Store, limits account.Limits) *Server {
+	t.Helper()
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	svc, err := account.New(st, logger, account.WithParams(account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}), account.WithLimits(limits))
+	svc, err := account.New(st, logger, site.Default().Limits(), account.WithParams(account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}), account.WithLimits(limits))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +39,7 @@ func apiServer(t *testing.T, st *store.Store, limits account.Limits) http.Handle
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.handler
+	return s
 }
 
 // client calls the API as the site's front end does: it keeps the XSRF cookie and sends it

@@ -52,6 +52,7 @@ type Server struct {
 	requestSeq      atomic.Uint64
 	draining        atomic.Bool
 
+	domainErrors   domainErrorTable            // what clients are told of domain errors
 	clientIPHeader string                      // a trusted proxy's client-address header, or ""
 	accounts       *account.Service            // nil: no account endpoints
 	ready          func(context.Context) error // the database answers, for /readyz; nil: nothing to check
@@ -86,6 +87,7 @@ func New(cfg config.Config, table *site.Table, dist fs.FS, logger *slog.Logger, 
 	s := &Server{
 		table:           table,
 		logger:          logger,
+		domainErrors:    newDomainErrorTable(table.Limits()),
 		https:           cfg.HTTPS(),
 		clientIPHeader:  cfg.ClientIPHeader,
 		homes:           make(map[string]string),
