@@ -56,11 +56,40 @@ type apiRoute struct {
 	handler      handlerFunc
 }
 
-// apiRoutes registers routes on mux.
+// apiRoutes registers routes on mux, and for each of their paths a 405 for other methods (GET
+// serves HEAD too, as ServeMux does).
 func (s *Server) apiRoutes(mux *http.ServeMux, routes []apiRoute) {
+	var paths []string
+	allowed := make(map[string][]string)
 	for _, rt := range routes {
 		mux.Handle(rt.method+" "+rt.path, s.api(rt.handler))
+		if allowed[rt.path] == nil {
+			paths = append(paths, rt.path)
+		}
+		allowed[rt.path] = append(allowed[rt.path], rt.method)
+		if rt.method == http.MethodGet {
+			allowed[rt.path] = append(allowed[rt.path], http.MethodHead)
+		}
 	}
+	// A pattern without a method is less specific than those with one, so it gets only the
+	// methods they do not take.
+	for _, p := range paths {
+		mux.Handle(p, s.methodNotAllowed(strings.Join(allowed[p], ", ")))
+	}
+}
+
+// methodNotAllowed answers an API path asked with a method it does not take: 405, with the
+// methods it takes in Allow. It comes before the XSRF check: such a request does nothing, so
+// there is nothing to forge, and any client learns what to send.
+func (s *Server) methodNotAllowed(allow string) http.Handler {
+	return s.handle(func(w http.ResponseWriter, r *http.Request) error {
+		h := w.Header()
+		h["Cache-Control"] = []string{cacheNoStore}
+		h["Allow"] = []string{allow}
+		s.issueXSRF(w, r)
+		return &Error{Status: http.StatusMethodNotAllowed, Code: "method-not-allowed",
+			Message: "This endpoint takes " + allow + ", not " + r.Method + "."}
+	})
 }
 
 // issueXSRF issues the XSRF-TOKEN cookie to a client that has none, and returns the cookie the

@@ -221,7 +221,8 @@ func TestBadInputIsAClearError(t *testing.T) {
 			{"unknown locale", "POST", "/api/v1/auth/signup", "application/json", `{"email":"b@example.com","password":"12345678","locale":"xx"}`, 400, "invalid-locale"},
 			{"no token", "GET", "/api/v1/auth/me", "", ``, 401, "unauthenticated"},
 			{"unknown endpoint", "GET", "/api/v1/nope", "", ``, 404, "not-found"},
-			{"wrong method", "PUT", "/api/v1/auth/signup", "application/json", `{}`, 404, "not-found"},
+			{"wrong method", "PUT", "/api/v1/auth/signup", "application/json", `{}`, 405, "method-not-allowed"},
+			{"unknown path below an endpoint", "GET", "/api/v1/auth/me/nope", "", ``, 404, "not-found"},
 		}
 		for _, tt := range tests {
 			a := c.do(tt.method, tt.path, tt.contentType, tt.body, nil)
