@@ -131,7 +131,7 @@ func (s *Service) Signup(ctx context.Context, c Credentials) (string, User, erro
 		if token, err = s.newSession(ctx, tx, u.ID, now); err != nil {
 			return err
 		}
-		return writeUserDoc(ctx, tx, u, map[string]any{"displayName": c.DisplayName, "locale": c.Locale})
+		return createUserDoc(ctx, tx, u.ID, now, c.DisplayName, c.Locale)
 	})
 	if err != nil {
 		// Two sign-ups with one address at once: the loser hits the unique index.
@@ -189,11 +189,12 @@ func (s *Service) Signin(ctx context.Context, c Credentials, address string) (st
 		if token, err = s.newSession(ctx, tx, u.ID, now); err != nil {
 			return err
 		}
-		fields := map[string]any{}
-		if c.Locale != "" {
-			fields["locale"] = c.Locale
+		if c.Locale == "" {
+			return nil
 		}
-		return writeUserDoc(ctx, tx, u, fields)
+		// The language signed in with becomes the preferred one: a change to the document only
+		// when it differs.
+		return editUserDoc(ctx, tx, u.ID, now, func(doc map[string]any) { doc["locale"] = c.Locale })
 	})
 	if err != nil {
 		return "", User{}, err

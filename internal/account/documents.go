@@ -2,11 +2,10 @@ package account
 
 import (
 	"context"
-	"database/sql"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 	"unicode"
@@ -14,53 +13,6 @@ import (
 
 	"handy/internal/store"
 )
-
-// userDocPath is the path of a user's own document.
-func userDocPath(uid string) string { return "users/" + uid }
-
-// writeUserDoc sets (merges) the user's document users/{uid}: the given fields win, existing
-// fields stay, and every field the document promises (email, display name, avatar, preferred
-// locale, preferences, created and last-sign-in times) is there.
-func writeUserDoc(ctx context.Context, tx *store.Tx, u User, fields map[string]any) error {
-	path := userDocPath(u.ID)
-	doc := map[string]any{"displayName": "", "avatar": nil, "locale": "", "preferences": map[string]any{}}
-	var raw string
-	var version int64
-	err := tx.QueryRow(ctx, "SELECT data, version FROM documents WHERE path = ?", path).Scan(&raw, &version)
-	exists := err == nil
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("account: read %s: %w", path, err)
-	}
-	if exists {
-		var old map[string]any
-		if err := json.Unmarshal([]byte(raw), &old); err != nil {
-			return fmt.Errorf("account: %s is not a JSON object: %w", path, err)
-		}
-		for k, v := range old {
-			doc[k] = v
-		}
-	}
-	for k, v := range fields {
-		doc[k] = v
-	}
-	doc["email"] = u.Email
-	doc["createdAt"] = u.CreatedAt.UTC().Format(time.RFC3339Nano)
-	doc["lastSignInAt"] = u.LastSignInAt.UTC().Format(time.RFC3339Nano)
-	data, err := json.Marshal(doc)
-	if err != nil {
-		return fmt.Errorf("account: encode %s: %w", path, err)
-	}
-	now := ms(u.LastSignInAt)
-	if exists {
-		_, err = tx.Exec(ctx, "UPDATE documents SET data = ?, version = ?, updated_at = ? WHERE path = ?", string(data), version+1, now, path)
-	} else {
-		_, err = tx.Exec(ctx, "INSERT INTO documents (path, owner, data, version, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?)", path, u.ID, string(data), now, now)
-	}
-	if err != nil {
-		return fmt.Errorf("account: write %s: %w", path, err)
-	}
-	return nil
-}
 
 // Document is one stored document, as exported.
 type Document struct {
@@ -76,15 +28,6 @@ type Export struct {
 	ExportedAt time.Time  `json:"exportedAt"`
 	User       User       `json:"user"`
 	Documents  []Document `json:"documents"`
-}
-
-// UserDoc returns the user's document users/{uid}.
-func (s *Service) UserDoc(ctx context.Context, u User) (json.RawMessage, error) {
-	var raw string
-	if err := s.store.QueryRow(ctx, "SELECT data FROM documents WHERE path = ?", userDocPath(u.ID)).Scan(&raw); err != nil {
-		return nil, fmt.Errorf("account: read users/%s: %w", u.ID, err)
-	}
-	return json.RawMessage(raw), nil
 }
 
 // Export returns all of the account's data.
@@ -104,6 +47,12 @@ func (s *Service) Export(ctx context.Context, u User) (Export, error) {
 				return fmt.Errorf("account: export: %w", err)
 			}
 			d.Data, d.CreatedAt, d.UpdatedAt = json.RawMessage(data), time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
+			if d.Path == userDocPath(u.ID) {
+				// As every answer shows it, with the account's fields.
+				if d.Data, err = withAccountFields(data, u.Email, u.CreatedAt, u.LastSignInAt); err != nil {
+					return fmt.Errorf("account: export: %w", err)
+				}
+			}
 			out.Documents = append(out.Documents, d)
 		}
 		return rows.Err()
@@ -156,19 +105,11 @@ func (s *Service) UpdateProfile(ctx context.Context, u User, p ProfileUpdate) (j
 		}
 		fields["preferences"] = p.Preferences
 	}
-	var out json.RawMessage
-	err := s.store.InTx(ctx, func(tx *store.Tx) error {
-		if err := writeUserDoc(ctx, tx, u, fields); err != nil {
-			return err
-		}
-		var raw string
-		if err := tx.QueryRow(ctx, "SELECT data FROM documents WHERE path = ?", userDocPath(u.ID)).Scan(&raw); err != nil {
-			return fmt.Errorf("account: read users/%s: %w", u.ID, err)
-		}
-		out = json.RawMessage(raw)
-		return nil
-	})
-	return out, err
+	err := editUserDoc(ctx, s.store, u.ID, s.now(), func(doc map[string]any) { maps.Copy(doc, fields) })
+	if err != nil {
+		return nil, err
+	}
+	return userDoc(ctx, s.store, u.ID)
 }
 
 // isJPEG reports whether base64 text decodes to bytes that start like a JPEG (SOI, then a marker).
