@@ -25,12 +25,12 @@ node_modules: package.json package-lock.json
 
 test: build lint test-go test-web test-html test-e2e
 
-# The store's tests run on SQLite and on a throwaway PostgreSQL (internal/store/storetest starts
-# one from Debian's binaries, or uses HANDY_TEST_DATABASE_URL).
+# The store's tests run on SQLite and on one throwaway PostgreSQL shared by every test binary
+# (scripts/with-postgres.sh starts it from Debian's binaries and stops it afterwards).
 test-go:
 	scripts/ensure-tools.sh
 	$(GO) vet ./...
-	$(GO) test -race ./...
+	scripts/with-postgres.sh $(GO) test -race ./...
 
 # The lossless JPEG tests make their JPEGs with libjpeg-turbo's cjpeg and compare with jpegtran.
 # messages.test.ts is left out: `make web`, which `make test` runs first, has run it.

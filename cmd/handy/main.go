@@ -19,6 +19,7 @@ import (
 	"handy/internal/account"
 	"handy/internal/config"
 	"handy/internal/server"
+	"handy/internal/site"
 	"handy/internal/store"
 	"handy/web"
 )
@@ -56,12 +57,13 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 	if migrateOnly {
 		return 0
 	}
-	accounts, err := account.New(st, logger)
+	table := site.Default()
+	accounts, err := account.New(st, logger, table.Limits())
 	if err != nil {
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1
 	}
-	srv, err := server.New(cfg, dist, logger, server.WithAccounts(accounts), server.WithReadiness(st.Ping))
+	srv, err := server.New(cfg, table, dist, logger, server.WithAccounts(accounts), server.WithReadiness(st.Ping))
 	if err != nil {
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1

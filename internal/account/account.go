@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"time"
 
+	"handy/internal/site"
 	"handy/internal/store"
 )
 
@@ -53,6 +54,7 @@ type User struct {
 type Service struct {
 	store  *store.Store
 	logger *slog.Logger
+	bounds site.Limits // what a password, a display name and an avatar may be
 	params Params
 	limits Limits
 	now    func() time.Time
@@ -73,9 +75,10 @@ func WithLimits(l Limits) Option { return func(s *Service) { s.limits = l } }
 // WithClock sets the clock.
 func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
 
-// New returns a Service over a migrated store.
-func New(st *store.Store, logger *slog.Logger, opts ...Option) (*Service, error) {
-	s := &Service{store: st, logger: logger, params: DefaultParams, limits: DefaultLimits, now: time.Now}
+// New returns a Service over a migrated store that holds accounts to the site's limits
+// (site.json, which the front end checks too).
+func New(st *store.Store, logger *slog.Logger, bounds site.Limits, opts ...Option) (*Service, error) {
+	s := &Service{store: st, logger: logger, bounds: bounds, params: DefaultParams, limits: DefaultLimits, now: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
@@ -85,29 +88,6 @@ func New(st *store.Store, logger *slog.Logger, opts ...Option) (*Service, error)
 	}
 	s.dummy = dummy
 	return s, nil
-}
-
-// Error is a failure the client is told about: a stable code and an HTTP status.
-type Error struct {
-	Code       string
-	Status     int
-	Message    string
-	RetryAfter time.Duration // for rate-limited
-}
-
-func (e *Error) Error() string { return e.Message }
-
-var (
-	ErrInvalidEmail    = &Error{Code: "invalid-email", Status: 400, Message: "This is not a valid email address."}
-	ErrInvalidPassword = &Error{Code: "invalid-password", Status: 400, Message: fmt.Sprintf("The password must be %d to %d characters long.", MinPassword, MaxPassword)}
-	ErrEmailTaken      = &Error{Code: "email-taken", Status: 409, Message: "An account with this email address already exists."}
-	ErrWrongSignIn     = &Error{Code: "wrong-credentials", Status: 401, Message: "The email address or the password is wrong."}
-	ErrWrongPassword   = &Error{Code: "wrong-password", Status: 403, Message: "The password is wrong."}
-	ErrUnauthenticated = &Error{Code: "unauthenticated", Status: 401, Message: "Sign in first: the token is missing, unknown or expired."}
-)
-
-func rateLimited(retry time.Duration) *Error {
-	return &Error{Code: "rate-limited", Status: 429, Message: "Too many failed sign-ins. Try again later.", RetryAfter: retry}
 }
 
 // Credentials are what sign-up and sign-in take.
@@ -126,7 +106,7 @@ func (s *Service) Signup(ctx context.Context, c Credentials) (string, User, erro
 	if !ok {
 		return "", User{}, ErrInvalidEmail
 	}
-	if !validPassword(c.Password) {
+	if !s.validPassword(c.Password) {
 		return "", User{}, ErrInvalidPassword
 	}
 	hash, err := hashPassword(s.params, c.Password)
@@ -151,12 +131,12 @@ func (s *Service) Signup(ctx context.Context, c Credentials) (string, User, erro
 		if token, err = s.newSession(ctx, tx, u.ID, now); err != nil {
 			return err
 		}
-		return writeUserDoc(ctx, tx, u, map[string]any{"displayName": c.DisplayName, "locale": c.Locale})
+		return createUserDoc(ctx, tx, u.ID, now, c.DisplayName, c.Locale)
 	})
 	if err != nil {
 		// Two sign-ups with one address at once: the loser hits the unique index.
 		var taken int
-		if _, ok := err.(*Error); !ok && s.store.QueryRow(ctx, "SELECT COUNT(*) FROM users WHERE email = ?", email).Scan(&taken) == nil && taken > 0 {
+		if !errors.Is(err, ErrEmailTaken) && s.store.QueryRow(ctx, "SELECT COUNT(*) FROM users WHERE email = ?", email).Scan(&taken) == nil && taken > 0 {
 			return "", User{}, ErrEmailTaken
 		}
 		return "", User{}, err
@@ -172,7 +152,7 @@ func (s *Service) Signin(ctx context.Context, c Credentials, address string) (st
 		return "", User{}, err
 	} else if retry > 0 {
 		s.logger.Warn("sign-in refused", slog.String("reason", "rate-limited"), slog.String("email", email), slog.String("address", address), slog.Duration("retry_after", retry))
-		return "", User{}, rateLimited(retry)
+		return "", User{}, &RateLimitError{RetryAfter: retry}
 	}
 	var u User
 	var hash string
@@ -189,7 +169,7 @@ func (s *Service) Signin(ctx context.Context, c Credentials, address string) (st
 	if err != nil {
 		return "", User{}, fmt.Errorf("account: stored hash of %s: %w", u.ID, err)
 	}
-	if !known || !match || !validPassword(c.Password) {
+	if !known || !match || !s.validPassword(c.Password) {
 		reason := "wrong-password"
 		if !known {
 			reason = "unknown-email"
@@ -209,11 +189,12 @@ func (s *Service) Signin(ctx context.Context, c Credentials, address string) (st
 		if token, err = s.newSession(ctx, tx, u.ID, now); err != nil {
 			return err
 		}
-		fields := map[string]any{}
-		if c.Locale != "" {
-			fields["locale"] = c.Locale
+		if c.Locale == "" {
+			return nil
 		}
-		return writeUserDoc(ctx, tx, u, fields)
+		// The language signed in with becomes the preferred one: a change to the document only
+		// when it differs.
+		return editUserDoc(ctx, tx, u.ID, now, func(doc map[string]any) { doc["locale"] = c.Locale })
 	})
 	if err != nil {
 		return "", User{}, err

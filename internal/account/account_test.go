@@ -8,11 +8,13 @@ import (
 	"log/slog"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"handy/internal/site"
 	"handy/internal/store"
 	"handy/internal/store/storetest"
 )
@@ -32,21 +34,33 @@ func (c *clock) advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.U
 
 func newService(t *testing.T, st *store.Store, log io.Writer, opts ...Option) (*Service, *clock) {
 	t.Helper()
+	return newServiceLogged(t, st, log, site.Default().Limits(), opts...)
+}
+
+func newServiceWith(t *testing.T, st *store.Store, limits site.Limits) (*Service, *clock) {
+	t.Helper()
+	return newServiceLogged(t, st, nil, limits)
+}
+
+func newServiceLogged(t *testing.T, st *store.Store, log io.Writer, limits site.Limits, opts ...Option) (*Service, *clock) {
+	t.Helper()
 	c := &clock{t: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
 	if log == nil {
 		log = io.Discard
 	}
-	s, err := New(st, slog.New(slog.NewJSONHandler(log, nil)), append([]Option{WithParams(cheap), WithClock(c.now)}, opts...)...)
+	s, err := New(st, slog.New(slog.NewJSONHandler(log, nil)), limits, append([]Option{WithParams(cheap), WithClock(c.now)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s, c
 }
 
-func code(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
+// name says which domain error err is, for test tables and messages: "" for nil.
+func name(err error) string {
+	for _, d := range Errors() {
+		if errors.Is(err, d) {
+			return d.Error()
+		}
 	}
 	if err != nil {
 		return "other: " + err.Error()
@@ -84,21 +98,22 @@ func TestSignupAndSignin(t *testing.T) {
 		}
 
 		tests := []struct {
-			name, email, password, want string
+			name, email, password string
+			want                  error
 		}{
-			{"same address, other case", "ADA@example.com", "correct horse", ""},
-			{"wrong password", "ada@example.com", "wrong horse!", "wrong-credentials"},
-			{"unknown address", "bob@example.com", "correct horse", "wrong-credentials"},
-			{"not an address", "nope", "correct horse", "wrong-credentials"},
-			{"empty password", "ada@example.com", "", "wrong-credentials"},
+			{"same address, other case", "ADA@example.com", "correct horse", nil},
+			{"wrong password", "ada@example.com", "wrong horse!", ErrWrongSignIn},
+			{"unknown address", "bob@example.com", "correct horse", ErrWrongSignIn},
+			{"not an address", "nope", "correct horse", ErrWrongSignIn},
+			{"empty password", "ada@example.com", "", ErrWrongSignIn},
 		}
 		for _, tt := range tests {
 			c.advance(time.Minute)
 			tok, got, err := s.Signin(ctx, Credentials{Email: tt.email, Password: tt.password, Locale: "jp"}, "192.0.2.1")
-			if code(err) != tt.want {
-				t.Errorf("%s: Signin error %q, want %q", tt.name, code(err), tt.want)
+			if !errors.Is(err, tt.want) {
+				t.Errorf("%s: Signin error %v, want %v", tt.name, err, tt.want)
 			}
-			if tt.want == "" && (tok == "" || tok == token || got.ID != u.ID || !got.LastSignInAt.Equal(c.now())) {
+			if tt.want == nil && (tok == "" || tok == token || got.ID != u.ID || !got.LastSignInAt.Equal(c.now())) {
 				t.Errorf("%s: token %q, user %+v", tt.name, tok, got)
 			}
 		}
@@ -112,7 +127,7 @@ func TestSignupAndSignin(t *testing.T) {
 		if err := s.Signout(ctx, token); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Authenticate(ctx, token); code(err) != "unauthenticated" {
+		if _, err := s.Authenticate(ctx, token); !errors.Is(err, ErrUnauthenticated) {
 			t.Errorf("a signed-out token: %v", err)
 		}
 	})
@@ -126,18 +141,21 @@ func TestSignupRejects(t *testing.T) {
 		if _, _, err := s.Signup(ctx, Credentials{Email: "a@example.com", Password: "12345678"}); err != nil {
 			t.Fatal(err)
 		}
-		for _, tt := range []struct{ name, email, password, want string }{
-			{"taken", "A@EXAMPLE.com", "12345678", "email-taken"},
-			{"no at", "a.example.com", "12345678", "invalid-email"},
-			{"display name form", "Ada <b@example.com>", "12345678", "invalid-email"},
-			{"no dot in domain", "b@localhost", "12345678", "invalid-email"},
-			{"too long", strings.Repeat("x", 250) + "@e.com", "12345678", "invalid-email"},
-			{"short password", "b@example.com", "1234567", "invalid-password"},
-			{"long password", "b@example.com", strings.Repeat("x", 1025), "invalid-password"},
-			{"not UTF-8", "b@example.com", "\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8", "invalid-password"},
+		for _, tt := range []struct {
+			name, email, password string
+			want                  error
+		}{
+			{"taken", "A@EXAMPLE.com", "12345678", ErrEmailTaken},
+			{"no at", "a.example.com", "12345678", ErrInvalidEmail},
+			{"display name form", "Ada <b@example.com>", "12345678", ErrInvalidEmail},
+			{"no dot in domain", "b@localhost", "12345678", ErrInvalidEmail},
+			{"too long", strings.Repeat("x", 250) + "@e.com", "12345678", ErrInvalidEmail},
+			{"short password", "b@example.com", "1234567", ErrInvalidPassword},
+			{"long password", "b@example.com", strings.Repeat("x", 1025), ErrInvalidPassword},
+			{"not UTF-8", "b@example.com", "\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8", ErrInvalidPassword},
 		} {
-			if _, _, err := s.Signup(ctx, Credentials{Email: tt.email, Password: tt.password}); code(err) != tt.want {
-				t.Errorf("%s: %q, want %q", tt.name, code(err), tt.want)
+			if _, _, err := s.Signup(ctx, Credentials{Email: tt.email, Password: tt.password}); !errors.Is(err, tt.want) {
+				t.Errorf("%s: %v, want %v", tt.name, err, tt.want)
 			}
 		}
 		// 8 and 1024 characters (not bytes) are both fine.
@@ -161,12 +179,12 @@ func TestConcurrentSignupsWithOneAddress(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				_, _, err := s.Signup(context.Background(), Credentials{Email: "same@example.com", Password: "12345678"})
-				codes[i] = code(err)
+				codes[i] = name(err)
 			}()
 		}
 		wg.Wait()
 		sort.Strings(codes)
-		if codes[0] != "" || codes[1] != "email-taken" || codes[5] != "email-taken" {
+		if taken := ErrEmailTaken.Error(); codes[0] != "" || codes[1] != taken || codes[5] != taken {
 			t.Errorf("codes = %q, want one success and the rest email-taken", codes)
 		}
 	})
@@ -189,11 +207,11 @@ func TestTokenExpiry(t *testing.T) {
 			}
 		}
 		c.advance(TokenLifetime + time.Second)
-		if _, err := s.Authenticate(ctx, token); code(err) != "unauthenticated" {
+		if _, err := s.Authenticate(ctx, token); !errors.Is(err, ErrUnauthenticated) {
 			t.Fatalf("unused for 30 days: %v", err)
 		}
 		for _, bad := range []string{"", "nope", token + "x"} {
-			if _, err := s.Authenticate(ctx, bad); code(err) != "unauthenticated" {
+			if _, err := s.Authenticate(ctx, bad); !errors.Is(err, ErrUnauthenticated) {
 				t.Errorf("token %q: %v", bad, err)
 			}
 		}
@@ -223,14 +241,14 @@ func TestRateLimits(t *testing.T) {
 		}
 		// Per account: 3 failures, then even the right password waits.
 		for range 3 {
-			if err := signin("a@example.com", "wrong password", "198.51.100.1"); code(err) != "wrong-credentials" {
+			if err := signin("a@example.com", "wrong password", "198.51.100.1"); !errors.Is(err, ErrWrongSignIn) {
 				t.Fatalf("failure: %v", err)
 			}
 			c.advance(time.Minute)
 		}
 		err := signin("a@example.com", "right password", "198.51.100.2")
-		var e *Error
-		if !errors.As(err, &e) || e.Code != "rate-limited" || e.Status != 429 || e.RetryAfter != 7*time.Minute {
+		var e *RateLimitError
+		if !errors.Is(err, ErrRateLimited) || !errors.As(err, &e) || e.RetryAfter != 7*time.Minute {
 			t.Fatalf("4th try: %+v, want rate-limited, retry after 7m", err)
 		}
 		c.advance(7 * time.Minute)
@@ -241,7 +259,7 @@ func TestRateLimits(t *testing.T) {
 		for i := range 5 {
 			signin("nobody"+string(rune('a'+i))+"@example.com", "whatever1", "203.0.113.9")
 		}
-		if err := signin("a@example.com", "right password", "203.0.113.9"); code(err) != "rate-limited" {
+		if err := signin("a@example.com", "right password", "203.0.113.9"); !errors.Is(err, ErrRateLimited) {
 			t.Fatalf("6th try from one address: %v", err)
 		}
 		if err := signin("a@example.com", "right password", "203.0.113.10"); err != nil {
@@ -279,13 +297,13 @@ func TestDeleteAndExport(t *testing.T) {
 		if err != nil || ex.User.ID != u.ID || len(ex.Documents) != 1 || ex.Documents[0].Path != "users/"+u.ID {
 			t.Fatalf("Export = %+v, %v", ex, err)
 		}
-		if err := s.Delete(ctx, u, "wrong pass"); code(err) != "wrong-password" {
+		if err := s.Delete(ctx, u, "wrong pass"); !errors.Is(err, ErrWrongPassword) {
 			t.Fatalf("delete with a wrong password: %v", err)
 		}
 		if err := s.Delete(ctx, u, "12345678"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Authenticate(ctx, token); code(err) != "unauthenticated" {
+		if _, err := s.Authenticate(ctx, token); !errors.Is(err, ErrUnauthenticated) {
 			t.Errorf("the deleted account's token: %v", err)
 		}
 		for _, table := range []string{"users", "sessions", "documents"} {
@@ -310,7 +328,7 @@ func TestDeleteAndExport(t *testing.T) {
 func TestSigninCostsTheSameForUnknownAddresses(t *testing.T) {
 	st := storetest.Engines()[0].Open(t)
 	ctx := context.Background()
-	s, err := New(st, slog.New(slog.NewTextHandler(io.Discard, nil)), WithLimits(Limits{Window: time.Minute, PerAccount: 1000, PerAddress: 1000}))
+	s, err := New(st, slog.New(slog.NewTextHandler(io.Discard, nil)), site.Default().Limits(), WithLimits(Limits{Window: time.Minute, PerAccount: 1000, PerAddress: 1000}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +339,7 @@ func TestSigninCostsTheSameForUnknownAddresses(t *testing.T) {
 	for range 7 {
 		for _, email := range []string{"a@example.com", "zz@example.com"} {
 			start := time.Now()
-			if _, _, err := s.Signin(ctx, Credentials{Email: email, Password: "wrong one"}, "192.0.2.7"); code(err) != "wrong-credentials" {
+			if _, _, err := s.Signin(ctx, Credentials{Email: email, Password: "wrong one"}, "192.0.2.7"); !errors.Is(err, ErrWrongSignIn) {
 				t.Fatal(err)
 			}
 			if email == "a@example.com" {
@@ -366,17 +384,54 @@ func TestUpdateProfile(t *testing.T) {
 		if doc["avatar"] != nil || doc["displayName"] != "Ada Lovelace" {
 			t.Errorf("avatar removed: %s", raw)
 		}
-		for name, p := range map[string]ProfileUpdate{
-			"long name":       {DisplayName: str(strings.Repeat("x", MaxDisplayName+1))},
-			"control in name": {DisplayName: str("a\x07b")},
-			"png avatar":      {Avatar: str("data:image/png;base64,iVBORw0KGgo=")},
-			"not base64":      {Avatar: str("data:image/jpeg;base64,/9j/!!!")},
-			"huge avatar":     {Avatar: str("data:image/jpeg;base64,/9j/" + strings.Repeat("A", MaxAvatarBytes))},
-			"huge prefs":      {Preferences: map[string]any{"x": strings.Repeat("y", MaxPreferences)}},
+		limits := site.Default().Limits()
+		for _, tt := range []struct {
+			name string
+			p    ProfileUpdate
+			want error
+		}{
+			{"long name", ProfileUpdate{DisplayName: str(strings.Repeat("é", limits.DisplayNameMaxLength+1))}, ErrInvalidName},
+			{"control in name", ProfileUpdate{DisplayName: str("a\x07b")}, ErrInvalidName},
+			{"png avatar", ProfileUpdate{Avatar: str("data:image/png;base64,iVBORw0KGgo=")}, ErrInvalidAvatar},
+			{"not base64", ProfileUpdate{Avatar: str("data:image/jpeg;base64,/9j/!!!")}, ErrInvalidAvatar},
+			{"huge avatar", ProfileUpdate{Avatar: str("data:image/jpeg;base64,/9j/" + strings.Repeat("A", limits.AvatarMaxBytes))}, ErrInvalidAvatar},
+			{"huge prefs", ProfileUpdate{Preferences: map[string]any{"x": strings.Repeat("y", MaxPreferences)}}, ErrInvalidPreferences},
 		} {
-			if _, err := s.UpdateProfile(ctx, u, p); err == nil {
-				t.Errorf("%s: accepted", name)
+			if _, err := s.UpdateProfile(ctx, u, tt.p); !errors.Is(err, tt.want) {
+				t.Errorf("%s: %v, want %v", tt.name, err, tt.want)
 			}
 		}
+		// The limits are the ones given: the longest name allowed passes.
+		if _, err := s.UpdateProfile(ctx, u, ProfileUpdate{DisplayName: str(strings.Repeat("é", limits.DisplayNameMaxLength))}); err != nil {
+			t.Errorf("a name of %d characters: %v", limits.DisplayNameMaxLength, err)
+		}
 	})
+}
+
+// The limits are the site table's, not constants of this package.
+func TestLimitsAreTheGivenOnes(t *testing.T) {
+	t.Parallel()
+	st := storetest.Engines()[0].Open(t)
+	strict := site.Limits{PasswordMinLength: 12, PasswordMaxLength: 20, DisplayNameMaxLength: 3, AvatarMaxBytes: 40, AvatarSize: 8}
+	s, _ := newServiceWith(t, st, strict)
+	ctx := context.Background()
+	for _, tt := range []struct {
+		password string
+		want     error
+	}{{"elevenchars", ErrInvalidPassword}, {strings.Repeat("x", 21), ErrInvalidPassword}, {"twelve chars", nil}} {
+		if _, _, err := s.Signup(ctx, Credentials{Email: "a" + strconv.Itoa(len(tt.password)) + "@example.com", Password: tt.password}); !errors.Is(err, tt.want) {
+			t.Errorf("password of %d characters: %v, want %v", len(tt.password), err, tt.want)
+		}
+	}
+	_, u, err := s.Signup(ctx, Credentials{Email: "b@example.com", Password: "twelve chars"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	str := func(v string) *string { return &v }
+	if _, err := s.UpdateProfile(ctx, u, ProfileUpdate{DisplayName: str("Abcd")}); !errors.Is(err, ErrInvalidName) {
+		t.Errorf("a 4-character name over a limit of 3: %v", err)
+	}
+	if _, err := s.UpdateProfile(ctx, u, ProfileUpdate{Avatar: str("data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ==")}); !errors.Is(err, ErrInvalidAvatar) {
+		t.Errorf("a 43-byte avatar over a limit of 40: %v", err)
+	}
 }

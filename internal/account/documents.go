@@ -2,11 +2,10 @@ package account
 
 import (
 	"context"
-	"database/sql"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 	"unicode"
@@ -14,53 +13,6 @@ import (
 
 	"handy/internal/store"
 )
-
-// userDocPath is the path of a user's own document.
-func userDocPath(uid string) string { return "users/" + uid }
-
-// writeUserDoc sets (merges) the user's document users/{uid}: the given fields win, existing
-// fields stay, and every field the document promises (email, display name, avatar, preferred
-// locale, preferences, created and last-sign-in times) is there.
-func writeUserDoc(ctx context.Context, tx *store.Tx, u User, fields map[string]any) error {
-	path := userDocPath(u.ID)
-	doc := map[string]any{"displayName": "", "avatar": nil, "locale": "", "preferences": map[string]any{}}
-	var raw string
-	var version int64
-	err := tx.QueryRow(ctx, "SELECT data, version FROM documents WHERE path = ?", path).Scan(&raw, &version)
-	exists := err == nil
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("account: read %s: %w", path, err)
-	}
-	if exists {
-		var old map[string]any
-		if err := json.Unmarshal([]byte(raw), &old); err != nil {
-			return fmt.Errorf("account: %s is not a JSON object: %w", path, err)
-		}
-		for k, v := range old {
-			doc[k] = v
-		}
-	}
-	for k, v := range fields {
-		doc[k] = v
-	}
-	doc["email"] = u.Email
-	doc["createdAt"] = u.CreatedAt.UTC().Format(time.RFC3339Nano)
-	doc["lastSignInAt"] = u.LastSignInAt.UTC().Format(time.RFC3339Nano)
-	data, err := json.Marshal(doc)
-	if err != nil {
-		return fmt.Errorf("account: encode %s: %w", path, err)
-	}
-	now := ms(u.LastSignInAt)
-	if exists {
-		_, err = tx.Exec(ctx, "UPDATE documents SET data = ?, version = ?, updated_at = ? WHERE path = ?", string(data), version+1, now, path)
-	} else {
-		_, err = tx.Exec(ctx, "INSERT INTO documents (path, owner, data, version, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?)", path, u.ID, string(data), now, now)
-	}
-	if err != nil {
-		return fmt.Errorf("account: write %s: %w", path, err)
-	}
-	return nil
-}
 
 // Document is one stored document, as exported.
 type Document struct {
@@ -76,15 +28,6 @@ type Export struct {
 	ExportedAt time.Time  `json:"exportedAt"`
 	User       User       `json:"user"`
 	Documents  []Document `json:"documents"`
-}
-
-// UserDoc returns the user's document users/{uid}.
-func (s *Service) UserDoc(ctx context.Context, u User) (json.RawMessage, error) {
-	var raw string
-	if err := s.store.QueryRow(ctx, "SELECT data FROM documents WHERE path = ?", userDocPath(u.ID)).Scan(&raw); err != nil {
-		return nil, fmt.Errorf("account: read users/%s: %w", u.ID, err)
-	}
-	return json.RawMessage(raw), nil
 }
 
 // Export returns all of the account's data.
@@ -104,6 +47,12 @@ func (s *Service) Export(ctx context.Context, u User) (Export, error) {
 				return fmt.Errorf("account: export: %w", err)
 			}
 			d.Data, d.CreatedAt, d.UpdatedAt = json.RawMessage(data), time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
+			if d.Path == userDocPath(u.ID) {
+				// As every answer shows it, with the account's fields.
+				if d.Data, err = withAccountFields(data, u.Email, u.CreatedAt, u.LastSignInAt); err != nil {
+					return fmt.Errorf("account: export: %w", err)
+				}
+			}
 			out.Documents = append(out.Documents, d)
 		}
 		return rows.Err()
@@ -111,14 +60,11 @@ func (s *Service) Export(ctx context.Context, u User) (Export, error) {
 	return out, err
 }
 
-// Profile limits: a display name is a name, an avatar a small JPEG (the cropper makes 256 px),
-// preferences a handful of settings.
-const (
-	MaxDisplayName  = 100 // characters
-	MaxAvatarBytes  = 200_000
-	MaxPreferences  = 16_384 // bytes of JSON
-	avatarURLPrefix = "data:image/jpeg;base64,"
-)
+// MaxPreferences bounds the preferences, in bytes of JSON: a handful of settings. Unlike the
+// display name and avatar limits (site.json), the front end has no use for it.
+const MaxPreferences = 16_384
+
+const avatarURLPrefix = "data:image/jpeg;base64,"
 
 // ProfileUpdate changes some fields of users/{uid}; nil fields stay as they are.
 type ProfileUpdate struct {
@@ -129,18 +75,12 @@ type ProfileUpdate struct {
 	Preferences map[string]any
 }
 
-var (
-	ErrInvalidName        = &Error{Code: "invalid-display-name", Status: 400, Message: fmt.Sprintf("The display name must be at most %d characters, without control characters.", MaxDisplayName)}
-	ErrInvalidAvatar      = &Error{Code: "invalid-avatar", Status: 400, Message: "The avatar must be a JPEG data URL of at most 200 kB."}
-	ErrInvalidPreferences = &Error{Code: "invalid-preferences", Status: 400, Message: "The preferences must be an object of at most 16 kB."}
-)
-
 // UpdateProfile merges changes into the user's document and returns it.
 func (s *Service) UpdateProfile(ctx context.Context, u User, p ProfileUpdate) (json.RawMessage, error) {
 	fields := map[string]any{}
 	if p.DisplayName != nil {
 		name := strings.TrimSpace(*p.DisplayName)
-		if utf8.RuneCountInString(name) > MaxDisplayName || !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
+		if utf8.RuneCountInString(name) > s.bounds.DisplayNameMaxLength || !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
 			return nil, ErrInvalidName
 		}
 		fields["displayName"] = name
@@ -149,7 +89,7 @@ func (s *Service) UpdateProfile(ctx context.Context, u User, p ProfileUpdate) (j
 		switch a := *p.Avatar; {
 		case a == "":
 			fields["avatar"] = nil
-		case len(a) > MaxAvatarBytes || !strings.HasPrefix(a, avatarURLPrefix) || !isJPEG(a[len(avatarURLPrefix):]):
+		case len(a) > s.bounds.AvatarMaxBytes || !strings.HasPrefix(a, avatarURLPrefix) || !isJPEG(a[len(avatarURLPrefix):]):
 			return nil, ErrInvalidAvatar
 		default:
 			fields["avatar"] = a
@@ -165,19 +105,11 @@ func (s *Service) UpdateProfile(ctx context.Context, u User, p ProfileUpdate) (j
 		}
 		fields["preferences"] = p.Preferences
 	}
-	var out json.RawMessage
-	err := s.store.InTx(ctx, func(tx *store.Tx) error {
-		if err := writeUserDoc(ctx, tx, u, fields); err != nil {
-			return err
-		}
-		var raw string
-		if err := tx.QueryRow(ctx, "SELECT data FROM documents WHERE path = ?", userDocPath(u.ID)).Scan(&raw); err != nil {
-			return fmt.Errorf("account: read users/%s: %w", u.ID, err)
-		}
-		out = json.RawMessage(raw)
-		return nil
-	})
-	return out, err
+	err := editUserDoc(ctx, s.store, u.ID, s.now(), func(doc map[string]any) { maps.Copy(doc, fields) })
+	if err != nil {
+		return nil, err
+	}
+	return userDoc(ctx, s.store, u.ID)
 }
 
 // isJPEG reports whether base64 text decodes to bytes that start like a JPEG (SOI, then a marker).

@@ -8,13 +8,6 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Password length limits, in characters: long enough to resist guessing, short enough that
-// hashing cannot be used to tie up the server.
-const (
-	MinPassword = 8
-	MaxPassword = 1024
-)
-
 // NormalizeEmail returns the address in the form accounts are keyed by: trimmed, Unicode NFC,
 // lower-cased (mail providers treat the local part case-insensitively in practice, and two
 // accounts differing only by case would confuse their owner), and whether it is valid: one
@@ -42,7 +35,7 @@ func NormalizeEmail(raw string) (string, bool) {
 }
 
 // validPassword reports whether a password's length, in characters, is within the limits.
-func validPassword(password string) bool {
+func (s *Service) validPassword(password string) bool {
 	n := utf8.RuneCountInString(password)
-	return utf8.ValidString(password) && n >= MinPassword && n <= MaxPassword
+	return utf8.ValidString(password) && n >= s.bounds.PasswordMinLength && n <= s.bounds.PasswordMaxLength
 }

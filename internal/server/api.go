@@ -13,70 +13,105 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // The JSON API under /api/v1: answers and errors are JSON, never the site's HTML pages.
 
 const (
-	apiPrefix = "/api/v1/"
+	apiRoot = "/api/"
 	// maxJSONBody bounds an API request body; the largest is a profile with its avatar.
 	maxJSONBody = 256 << 10
 	xsrfCookie  = "XSRF-TOKEN"
 	xsrfHeader  = "X-Xsrf-Token"
 )
 
-// apiError is an API failure with its status, stable code and message.
-type apiError struct {
-	status     int
-	code       string
-	message    string
-	retryAfter time.Duration
-}
-
-func (e *apiError) Error() string { return e.message }
-
-func badRequest(code, message string) *apiError {
-	return &apiError{status: http.StatusBadRequest, code: code, message: message}
+func badRequest(code, message string) *Error {
+	return &Error{Status: http.StatusBadRequest, Code: code, Message: message}
 }
 
 var (
-	errAPINotFound  = &apiError{status: http.StatusNotFound, code: "not-found", message: "There is no such API endpoint."}
-	errXSRF         = &apiError{status: http.StatusForbidden, code: "xsrf", message: "The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie."}
-	errBodyTooLarge = &apiError{status: http.StatusRequestEntityTooLarge, code: "too-large", message: fmt.Sprintf("The request body is larger than %d bytes.", maxJSONBody)}
+	errAPINotFound  = &Error{Status: http.StatusNotFound, Code: "not-found", Message: "There is no such API endpoint."}
+	errXSRF         = &Error{Status: http.StatusForbidden, Code: "xsrf", Message: "The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie."}
+	errBodyTooLarge = &Error{Status: http.StatusRequestEntityTooLarge, Code: "too-large", Message: fmt.Sprintf("The request body is larger than %d bytes.", maxJSONBody)}
 )
 
-// apiHandler is an API endpoint: it writes its answer, or returns an error written as JSON.
-type apiHandler func(w http.ResponseWriter, r *http.Request) error
+// isAPI reports whether path is the API's (the route table sends all of /api/ there), whose
+// every answer, errors included, is JSON.
+func isAPI(path string) bool { return strings.HasPrefix(path, apiRoot) }
 
-// api wraps an endpoint: XSRF check and cookie, JSON errors, no caching.
-func (s *Server) api(h apiHandler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// api wraps an endpoint: no caching, the XSRF cookie issued and checked.
+func (s *Server) api(h handlerFunc) http.Handler {
+	return s.handle(func(w http.ResponseWriter, r *http.Request) error {
 		w.Header()["Cache-Control"] = []string{cacheNoStore}
-		if err := s.checkXSRF(w, r); err != nil {
-			s.writeAPIError(w, r, err)
-			return
+		if err := s.checkXSRF(w, r, s.issueXSRF(w, r)); err != nil {
+			return err
 		}
-		if err := h(w, r); err != nil {
-			s.writeAPIError(w, r, err)
-		}
+		return h(w, r)
 	})
 }
 
-// checkXSRF issues the XSRF-TOKEN cookie to a client that has none, and requires unsafe
-// requests to repeat its value in the X-XSRF-TOKEN header: a page of another site can make the
-// browser send the cookie, but cannot read it to set the header.
-func (s *Server) checkXSRF(w http.ResponseWriter, r *http.Request) error {
-	cookie, err := r.Cookie(xsrfCookie)
-	if err != nil || len(cookie.Value) < 32 {
-		value := make([]byte, 32)
-		rand.Read(value)
-		http.SetCookie(w, &http.Cookie{
-			Name: xsrfCookie, Value: base64.RawURLEncoding.EncodeToString(value), Path: "/",
-			Secure: s.https, SameSite: http.SameSiteStrictMode, // readable by the page's script: not HttpOnly
-		})
-		cookie = nil
+// apiRoute is one endpoint of the API.
+type apiRoute struct {
+	method, path string
+	handler      handlerFunc
+}
+
+// apiRoutes registers routes on mux, and for each of their paths a 405 for other methods (GET
+// serves HEAD too, as ServeMux does).
+func (s *Server) apiRoutes(mux *http.ServeMux, routes []apiRoute) {
+	var paths []string
+	allowed := make(map[string][]string)
+	for _, rt := range routes {
+		mux.Handle(rt.method+" "+rt.path, s.api(rt.handler))
+		if allowed[rt.path] == nil {
+			paths = append(paths, rt.path)
+		}
+		allowed[rt.path] = append(allowed[rt.path], rt.method)
+		if rt.method == http.MethodGet {
+			allowed[rt.path] = append(allowed[rt.path], http.MethodHead)
+		}
 	}
+	// A pattern without a method is less specific than those with one, so it gets only the
+	// methods they do not take.
+	for _, p := range paths {
+		mux.Handle(p, s.methodNotAllowed(strings.Join(allowed[p], ", ")))
+	}
+}
+
+// methodNotAllowed answers an API path asked with a method it does not take: 405, with the
+// methods it takes in Allow. It comes before the XSRF check: such a request does nothing, so
+// there is nothing to forge, and any client learns what to send.
+func (s *Server) methodNotAllowed(allow string) http.Handler {
+	return s.handle(func(w http.ResponseWriter, r *http.Request) error {
+		h := w.Header()
+		h["Cache-Control"] = []string{cacheNoStore}
+		h["Allow"] = []string{allow}
+		s.issueXSRF(w, r)
+		return &Error{Status: http.StatusMethodNotAllowed, Code: "method-not-allowed",
+			Message: "This endpoint takes " + allow + ", not " + r.Method + "."}
+	})
+}
+
+// issueXSRF issues the XSRF-TOKEN cookie to a client that has none, and returns the cookie the
+// client sent, or nil.
+func (s *Server) issueXSRF(w http.ResponseWriter, r *http.Request) *http.Cookie {
+	cookie, err := r.Cookie(xsrfCookie)
+	if err == nil && len(cookie.Value) >= 32 {
+		return cookie
+	}
+	value := make([]byte, 32)
+	rand.Read(value)
+	http.SetCookie(w, &http.Cookie{
+		Name: xsrfCookie, Value: base64.RawURLEncoding.EncodeToString(value), Path: "/",
+		Secure: s.https, SameSite: http.SameSiteStrictMode, // readable by the page's script: not HttpOnly
+	})
+	return nil
+}
+
+// checkXSRF requires unsafe requests to repeat the XSRF-TOKEN cookie in the X-XSRF-TOKEN
+// header: a page of another site can make the browser send the cookie, but cannot read it to
+// set the header.
+func (s *Server) checkXSRF(w http.ResponseWriter, r *http.Request, cookie *http.Cookie) error {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
 		return nil
@@ -88,20 +123,20 @@ func (s *Server) checkXSRF(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// writeAPIError answers with {"error": {"code", "message"}}. Causes that are not API errors are
-// logged with the request id and answered as a plain 500.
-func (s *Server) writeAPIError(w http.ResponseWriter, r *http.Request, err error) {
-	var ae *apiError
-	if !errors.As(err, &ae) {
-		if ae = accountError(err); ae == nil {
-			s.logFailure(w, r, err)
-			ae = &apiError{status: http.StatusInternalServerError, code: "internal", message: "Something went wrong on our side."}
+// writeAPIError answers with {"error": {"code", "message"}}, uncached.
+func writeAPIError(w http.ResponseWriter, e *Error) {
+	code, message := e.Code, e.Message
+	if code == "" {
+		code = "error"
+	}
+	if message == "" {
+		message = http.StatusText(e.Status) + "."
+		if e.Status == http.StatusNotFound {
+			message = errAPINotFound.Message
 		}
 	}
-	if ae.retryAfter > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int((ae.retryAfter+time.Second-1)/time.Second)))
-	}
-	writeJSON(w, ae.status, map[string]any{"error": map[string]string{"code": ae.code, "message": ae.message}})
+	w.Header()["Cache-Control"] = []string{cacheNoStore}
+	writeJSON(w, e.Status, map[string]any{"error": map[string]string{"code": code, "message": message}})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -121,7 +156,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // is an error rather than silently ignored.
 func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return &apiError{status: http.StatusUnsupportedMediaType, code: "not-json", message: "The body must be JSON (Content-Type: application/json)."}
+		return &Error{Status: http.StatusUnsupportedMediaType, Code: "not-json", Message: "The body must be JSON (Content-Type: application/json)."}
 	}
 	if r.ContentLength > maxJSONBody {
 		return errBodyTooLarge

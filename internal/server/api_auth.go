@@ -1,13 +1,12 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 
 	"handy/internal/account"
 )
 
-// The account endpoints (docs/architecture.md, "Accounts"):
+// authRoutes are the account endpoints (docs/architecture.md, "Accounts"):
 //
 //	POST   /api/v1/auth/signup     {email, password, displayName?, locale?} → 201 {token, user, profile}
 //	POST   /api/v1/auth/signin     {email, password, locale?}               → 200 {token, user, profile}
@@ -17,18 +16,20 @@ import (
 //	DELETE /api/v1/auth/me         {password}                               → 204
 //	GET    /api/v1/auth/me/export                                           → 200, all the account's data
 //	GET    /api/v1/auth/xsrf                                                → 204, sets the XSRF-TOKEN cookie
-func (s *Server) authRoutes(mux *http.ServeMux) {
-	mux.Handle("POST /api/v1/auth/signup", s.api(s.signup))
-	mux.Handle("POST /api/v1/auth/signin", s.api(s.signin))
-	mux.Handle("POST /api/v1/auth/signout", s.api(s.signout))
-	mux.Handle("GET /api/v1/auth/me", s.api(s.me))
-	mux.Handle("PATCH /api/v1/auth/me", s.api(s.updateMe))
-	mux.Handle("DELETE /api/v1/auth/me", s.api(s.deleteMe))
-	mux.Handle("GET /api/v1/auth/me/export", s.api(s.exportMe))
-	mux.Handle("GET /api/v1/auth/xsrf", s.api(func(w http.ResponseWriter, r *http.Request) error {
-		w.WriteHeader(http.StatusNoContent)
-		return nil
-	}))
+func (s *Server) authRoutes() []apiRoute {
+	return []apiRoute{
+		{http.MethodPost, "/api/v1/auth/signup", s.signup},
+		{http.MethodPost, "/api/v1/auth/signin", s.signin},
+		{http.MethodPost, "/api/v1/auth/signout", s.signout},
+		{http.MethodGet, "/api/v1/auth/me", s.me},
+		{http.MethodPatch, "/api/v1/auth/me", s.updateMe},
+		{http.MethodDelete, "/api/v1/auth/me", s.deleteMe},
+		{http.MethodGet, "/api/v1/auth/me/export", s.exportMe},
+		{http.MethodGet, "/api/v1/auth/xsrf", func(w http.ResponseWriter, r *http.Request) error {
+			w.WriteHeader(http.StatusNoContent) // the api wrapper set the cookie
+			return nil
+		}},
+	}
 }
 
 type credentials struct {
@@ -172,13 +173,4 @@ func (s *Server) exportMe(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Disposition", `attachment; filename="handy-tools-account.json"`)
 	writeJSON(w, http.StatusOK, data)
 	return nil
-}
-
-// accountError turns an account.Error into the API's error, or returns nil.
-func accountError(err error) *apiError {
-	var e *account.Error
-	if !errors.As(err, &e) {
-		return nil
-	}
-	return &apiError{status: e.Status, code: e.Code, message: e.Message, retryAfter: e.RetryAfter}
 }

@@ -25,16 +25,21 @@ func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
 // apiServer is a server with accounts on a fresh database.
 func apiServer(t *testing.T, st *store.Store, limits account.Limits) http.Handler {
 	t.Helper()
+	return newAPIServer(t, st, limits).handler
+}
+
+func newAPIServer(t *testing.T, st *store.Store, limits account.Limits) *Server {
+	t.Helper()
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	svc, err := account.New(st, logger, account.WithParams(account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}), account.WithLimits(limits))
+	svc, err := account.New(st, logger, site.Default().Limits(), account.WithParams(account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}), account.WithLimits(limits))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}, fixtureDist(site.Default()), logger, WithAccounts(svc), WithReadiness(st.Ping))
+	s, err := New(config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}, site.Default(), fixtureDist(site.Default()), logger, WithAccounts(svc), WithReadiness(st.Ping))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.handler
+	return s
 }
 
 // client calls the API as the site's front end does: it keeps the XSRF cookie and sends it
@@ -216,7 +221,8 @@ func TestBadInputIsAClearError(t *testing.T) {
 			{"unknown locale", "POST", "/api/v1/auth/signup", "application/json", `{"email":"b@example.com","password":"12345678","locale":"xx"}`, 400, "invalid-locale"},
 			{"no token", "GET", "/api/v1/auth/me", "", ``, 401, "unauthenticated"},
 			{"unknown endpoint", "GET", "/api/v1/nope", "", ``, 404, "not-found"},
-			{"wrong method", "PUT", "/api/v1/auth/signup", "application/json", `{}`, 404, "not-found"},
+			{"wrong method", "PUT", "/api/v1/auth/signup", "application/json", `{}`, 405, "method-not-allowed"},
+			{"unknown path below an endpoint", "GET", "/api/v1/auth/me/nope", "", ``, 404, "not-found"},
 		}
 		for _, tt := range tests {
 			a := c.do(tt.method, tt.path, tt.contentType, tt.body, nil)
@@ -281,7 +287,7 @@ func TestHugeHeadersAndReadiness(t *testing.T) {
 	t.Parallel()
 	st := storetest.Engines()[0].Open(t)
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	s, err := New(config.Config{PublicURL: httpOrigin}, fixtureDist(site.Default()), logger, WithReadiness(st.Ping))
+	s, err := New(config.Config{PublicURL: httpOrigin}, site.Default(), fixtureDist(site.Default()), logger, WithReadiness(st.Ping))
 	if err != nil {
 		t.Fatal(err)
 	}

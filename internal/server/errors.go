@@ -8,39 +8,58 @@ import (
 	"html"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"handy/internal/site"
 )
 
 // handlerFunc is an HTTP handler that returns its failure instead of writing it; handle turns
-// the error into a response.
+// the error into a response. Pages and the JSON API alike are handlerFuncs.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
-// statusError is a failure whose status (and, for a validation failure, detail) the client may
-// see. Any other error is a 500 whose cause is logged and never shown.
-type statusError struct {
-	status int
-	detail string // shown on the 404 page: "Page Not Found: /xx/faq"
+// Error is a failure as the client sees it: a status, a stable code for programs and a message
+// for people, kept apart from the internal cause, which is logged (for a 5xx) and never shown.
+// Any error that is not an Error, nor wraps one, nor is a domain error of the table in
+// errors_domain.go, is a 500.
+type Error struct {
+	Status int
+	// Code is stable: the front end maps it to its own words ("email-taken").
+	Code string
+	// Message is public. On a page, a 404's message is its detail ("Page Not Found: /xx/faq");
+	// an empty one leaves the status's own text, and the styled page.
+	Message string
+	// RetryAfter, when positive, is sent as Retry-After (whole seconds, rounded up).
+	RetryAfter time.Duration
+	Cause      error
 }
 
-func (e *statusError) Error() string {
-	if e.detail != "" {
-		return e.detail
+func (e *Error) Error() string {
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(e.Status)
 	}
-	return http.StatusText(e.status)
+	if e.Cause != nil {
+		return msg + ": " + e.Cause.Error()
+	}
+	return msg
 }
 
-// Client errors the handlers return.
+// Unwrap returns the internal cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Client errors the handlers return; the API's own are in api.go.
 var (
-	errNotFound         = &statusError{status: http.StatusNotFound}
-	errMethodNotAllowed = &statusError{status: http.StatusMethodNotAllowed}
-	errURITooLong       = &statusError{status: http.StatusRequestURITooLong}
+	errNotFound         = &Error{Status: http.StatusNotFound, Code: "not-found"}
+	errMethodNotAllowed = &Error{Status: http.StatusMethodNotAllowed, Code: "method-not-allowed"}
+	errURITooLong       = &Error{Status: http.StatusRequestURITooLong, Code: "uri-too-long", Message: "The request URI is too long."}
+	errInternal         = &Error{Status: http.StatusInternalServerError, Code: "internal", Message: "Something went wrong on our side."}
 )
 
 // errInvalidPath is a route validation failure: a 404 that names the path.
 func errInvalidPath(path string) error {
-	return &statusError{status: http.StatusNotFound, detail: "Page Not Found: " + path}
+	return &Error{Status: http.StatusNotFound, Code: "not-found", Message: "Page Not Found: " + path}
 }
 
 // panicError carries a recovered panic to the error adapter.
@@ -63,31 +82,49 @@ func (s *Server) handle(h handlerFunc) http.Handler {
 	})
 }
 
-// writeError answers r with the status of err. A 404 or 500 gets the styled page in the
-// language of the path's prefix; bots, and other statuses, get a one-line plain body. A cause
-// that is not a statusError is logged once, with the request id, and never shown.
+// publicError returns what the client is told about err: the Error it is or wraps, else its
+// domain error's entry in the table, else a 500.
+func (s *Server) publicError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	if e, ok := s.domainErrors.lookup(err); ok {
+		return e
+	}
+	return errInternal
+}
+
+// writeError answers r with err: on an API path as JSON, {"error": {"code", "message"}};
+// elsewhere a 404 or 500 gets the styled page in the language of the path's prefix, and bots,
+// and other statuses, a one-line plain body. The cause of a 5xx is logged once, with the
+// request id, and never shown.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	status := http.StatusInternalServerError
-	var se *statusError
-	if errors.As(err, &se) {
-		status = se.status
-	} else {
+	e := s.publicError(err)
+	if e.Status >= http.StatusInternalServerError {
 		s.logFailure(w, r, err)
 	}
 	h := w.Header()
 	for _, key := range []string{"Etag", "Content-Encoding", "Content-Length", "Last-Modified"} {
 		delete(h, key)
 	}
+	if e.RetryAfter > 0 {
+		h.Set("Retry-After", strconv.Itoa(int((e.RetryAfter+time.Second-1)/time.Second)))
+	}
+	if isAPI(r.URL.Path) {
+		writeAPIError(w, e)
+		return
+	}
 	loc := s.table.LocaleOf(r.URL.Path)
 	switch {
-	case site.IsBot(r.UserAgent()) || (status != http.StatusNotFound && status != http.StatusInternalServerError):
-		writePlain(w, status)
-	case status == http.StatusNotFound && se.detail != "":
-		s.writeDetail(w, r, se.detail)
-	case status == http.StatusNotFound:
-		s.notFound[loc.Code].write(w, r, status)
+	case site.IsBot(r.UserAgent()) || (e.Status != http.StatusNotFound && e.Status != http.StatusInternalServerError):
+		writePlain(w, e.Status)
+	case e.Status == http.StatusNotFound && e.Message != "":
+		s.writeDetail(w, r, e.Message)
+	case e.Status == http.StatusNotFound:
+		s.notFound[loc.Code].write(w, r, e.Status)
 	default:
-		s.internalError[loc.Code].write(w, r, status)
+		s.internalError[loc.Code].write(w, r, e.Status)
 	}
 }
 

@@ -99,6 +99,9 @@ func TestInternalError(t *testing.T) {
 	failing := s.middleware(s.handle(func(w http.ResponseWriter, r *http.Request) error {
 		return errors.New("database on fire: secret detail")
 	}))
+	wrapping := s.middleware(s.handle(func(w http.ResponseWriter, r *http.Request) error {
+		return &Error{Status: http.StatusInternalServerError, Code: "internal", Cause: errors.New("database on fire: secret detail")}
+	}))
 	panicking := s.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		panic("nil map: secret detail")
 	}))
@@ -112,6 +115,11 @@ func TestInternalError(t *testing.T) {
 		{"panic, Korean", "/ko/x", chromeUA, "<h1>error 500 ko</h1>", "panic: nil map", panicking, true},
 		{"returned error, bot", "/de/faq", googlebotUA, "500 Internal Server Error\n", "database on fire", failing, false},
 		{"panic, bot", "/", googlebotUA, "500 Internal Server Error\n", "panic: nil map", panicking, true},
+		// The API answers JSON, whatever failed.
+		{"returned error, API", "/api/v1/auth/me", chromeUA, apiInternal, "database on fire", failing, false},
+		{"panic, API", "/api/v1/auth/me", chromeUA, apiInternal, "panic: nil map", panicking, true},
+		// A wrapped cause behind a public 5xx is logged too, and not shown.
+		{"wrapped cause", "/de/faq", chromeUA, "<h1>error 500 de</h1>", "database on fire", wrapping, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,6 +150,25 @@ func TestInternalError(t *testing.T) {
 	}
 }
 
+const apiInternal = `{"error":{"code":"internal","message":"Something went wrong on our side."}}` + "\n"
+
+// Errors raised before any route, such as a request target over the length limit, are JSON on
+// API paths too; everywhere else they are plain text.
+func TestURITooLong(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, httpOrigin)
+	long := strings.Repeat("a", maxURILength)
+	for _, tt := range []struct{ target, contentType, body string }{
+		{"/api/v1/" + long, "application/json; charset=utf-8", `{"error":{"code":"uri-too-long","message":"The request URI is too long."}}` + "\n"},
+		{"/" + long, "text/plain; charset=utf-8", "414 Request URI Too Long\n"},
+	} {
+		res, body := serve(t, s.Handler(), request{target: tt.target, header: map[string]string{"User-Agent": chromeUA}})
+		if res.StatusCode != http.StatusRequestURITooLong || res.Header.Get("Content-Type") != tt.contentType || body != tt.body {
+			t.Errorf("GET %.20s… = %d %s %q, want 414 %s %q", tt.target, res.StatusCode, res.Header.Get("Content-Type"), body, tt.contentType, tt.body)
+		}
+	}
+}
+
 func TestPanicAfterWrite(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, httpOrigin)
@@ -150,8 +177,8 @@ func TestPanicAfterWrite(t *testing.T) {
 		panic("late")
 	}))
 	defer func() {
-		if v := recover(); v != http.ErrAbortHandler {
-			t.Errorf("recovered %v, want http.ErrAbortHandler so the connection is cut", v)
+		if err, _ := recover().(error); !errors.Is(err, http.ErrAbortHandler) {
+			t.Errorf("recovered %v, want http.ErrAbortHandler so the connection is cut", err)
 		}
 	}()
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))

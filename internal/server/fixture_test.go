@@ -98,7 +98,7 @@ func newTestServer(t testing.TB, publicURL string) testServer {
 	build, _ := servers.LoadOrStore(publicURL, sync.OnceValues(func() (testServer, error) {
 		log := &syncBuffer{}
 		cfg := config.Config{Addr: "127.0.0.1:0", PublicURL: publicURL, LogFormat: "json"}
-		s, err := New(cfg, fixtureDist(site.Default()), slog.New(slog.NewJSONHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})))
+		s, err := New(cfg, site.Default(), fixtureDist(site.Default()), slog.New(slog.NewJSONHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})))
 		return testServer{s, log}, err
 	}))
 	ts, err := build.(func() (testServer, error))()

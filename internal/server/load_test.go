@@ -32,7 +32,7 @@ func TestNewRejectsIncompleteBuild(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := New(cfg, tt.dist, logger)
+			_, err := New(cfg, site.Default(), tt.dist, logger)
 			if !errors.Is(err, ErrNotBuilt) || !strings.Contains(err.Error(), tt.wantInErr) {
 				t.Errorf("New error = %v, want ErrNotBuilt mentioning %q", err, tt.wantInErr)
 			}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -38,7 +39,8 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // middleware wraps next with, in order: a request id, the security headers, panic recovery
-// (→ styled 500), the URI length and body limits, and the access log (at debug level).
+// (→ 500, through writeError like any error), the URI length and body limits, and the access
+// log (at debug level).
 func (s *Server) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -69,7 +71,7 @@ func (s *Server) recoverPanic(w *statusWriter, r *http.Request) {
 	if v == nil {
 		return
 	}
-	if v == http.ErrAbortHandler {
+	if err, ok := v.(error); ok && errors.Is(err, http.ErrAbortHandler) {
 		panic(v)
 	}
 	err := &panicError{value: v, stack: debug.Stack()}

@@ -16,10 +16,10 @@ func (s *Server) routes() *http.ServeMux {
 		mux.Handle("GET "+path, s.handle(s.sitemap))
 	}
 	if s.accounts != nil {
-		s.authRoutes(mux)
+		s.apiRoutes(mux, s.authRoutes())
 	}
 	// Anything else under /api/ is a JSON 404, never a page.
-	mux.Handle("/api/", s.api(func(http.ResponseWriter, *http.Request) error { return errAPINotFound }))
+	mux.Handle(apiRoot, s.api(func(http.ResponseWriter, *http.Request) error { return errAPINotFound }))
 	mux.Handle("/", s.handle(s.serveSite))
 	return mux
 }

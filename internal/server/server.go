@@ -52,6 +52,7 @@ type Server struct {
 	requestSeq      atomic.Uint64
 	draining        atomic.Bool
 
+	domainErrors   domainErrorTable            // what clients are told of domain errors
 	clientIPHeader string                      // a trusted proxy's client-address header, or ""
 	accounts       *account.Service            // nil: no account endpoints
 	ready          func(context.Context) error // the database answers, for /readyz; nil: nothing to check
@@ -71,11 +72,10 @@ func WithReadiness(check func(context.Context) error) Option {
 	return func(s *Server) { s.ready = check }
 }
 
-// New reads the front-end build output from dist (layout in docs/architecture.md), writes
-// cfg.PublicURL into it, checks that every page and error page is there (else ErrNotBuilt),
-// generates sitemaps and robots.txt and precompresses everything.
-func New(cfg config.Config, dist fs.FS, logger *slog.Logger, opts ...Option) (*Server, error) {
-	table := site.Default()
+// New reads the front-end build output from dist (layout in docs/architecture.md), made for
+// the site table, writes cfg.PublicURL into it, checks that every page and error page is there
+// (else ErrNotBuilt), generates sitemaps and robots.txt and precompresses everything.
+func New(cfg config.Config, table *site.Table, dist fs.FS, logger *slog.Logger, opts ...Option) (*Server, error) {
 	files, err := readDist(dist, table, substitutions(table, cfg))
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
@@ -87,6 +87,7 @@ func New(cfg config.Config, dist fs.FS, logger *slog.Logger, opts ...Option) (*S
 	s := &Server{
 		table:           table,
 		logger:          logger,
+		domainErrors:    newDomainErrorTable(table.Limits()),
 		https:           cfg.HTTPS(),
 		clientIPHeader:  cfg.ClientIPHeader,
 		homes:           make(map[string]string),

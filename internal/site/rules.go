@@ -7,7 +7,9 @@ import (
 )
 
 // Rule is a route rule: a request for From is redirected to To with Status. From is an exact
-// path or holds one "**" that captures a non-empty rest of the path, which To reuses.
+// path or holds one "**" that captures a non-empty rest of the path, which To reuses. A rest
+// starting with "/" or "\" is not captured (the rule does not match): put after a "/" in To it
+// would make "//host" or "/\host", which a browser reads as another host.
 type Rule struct {
 	From   string `json:"from"`
 	To     string `json:"to"`
@@ -16,9 +18,6 @@ type Rule struct {
 	prefix, suffix string // From around "**"
 	wildcard       bool
 }
-
-// maxRedirectHops bounds how many rules Redirect chains into one answer.
-const maxRedirectHops = 8
 
 func (r *Rule) compile() error {
 	if r.Status == 0 {
@@ -53,6 +52,9 @@ func (r *Rule) match(path string) (string, bool) {
 		return "", false
 	}
 	rest := path[len(r.prefix) : len(path)-len(r.suffix)]
+	if rest[0] == '/' || rest[0] == '\\' {
+		return "", false
+	}
 	return strings.Replace(r.To, "**", rest, 1), true
 }
 
@@ -64,14 +66,16 @@ func (t *Table) Rules() []Rule {
 	return out
 }
 
-// Redirect applies the route rules to path. Rules are chained (at most 8) so that one answer
-// leads straight to the final target: /ja/faq/ → /jp/faq. The status is the first matching
-// rule's. A path needing more hops (/a//////////) gets the furthest target reached; the
-// client's next request goes on from there. A target that is not a local path (empty, or starting with // or /\, which a browser
+// Redirect applies the route rules to path, the same way as the front end (the cases both test
+// against are testdata/rules.json). Rules are chained, at most MaxRedirectHops of them, so that
+// one answer leads straight to the final target: /ja/faq/ → /jp/faq. The status is the first
+// matching rule's. A path needing more hops (/a//////////) gets the furthest target reached;
+// the client's next request goes on from there. A rule whose target is its input ends the
+// chain. A target that is not a local path (empty, or starting with // or /\, which a browser
 // would read as another host) is never returned.
 func (t *Table) Redirect(path string) (target string, status int, ok bool) {
 	current := path
-	for range maxRedirectHops {
+	for range t.maxRedirectHops {
 		rule := t.matchRule(current)
 		if rule == nil {
 			break

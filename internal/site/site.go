@@ -1,5 +1,5 @@
-// Package site holds the one table of locales, pages and route rules (site.json, shared with
-// the front end) and the pure logic built on it: route names, URL building, path resolution,
+// Package site holds the one table of locales, pages, route rules and account limits
+// (site.json, shared with the front end) and the pure logic built on it: route names, URL building, path resolution,
 // language matching, bot detection and route rules. It does no I/O besides embedding the table.
 package site
 
@@ -58,6 +58,8 @@ type Table struct {
 	locales           []Locale
 	pages             []Page
 	rules             []Rule
+	maxRedirectHops   int
+	limits            Limits
 	routes            []Route
 	byPath            map[string]Route
 	byCode            map[string]Locale
@@ -86,6 +88,8 @@ type tableJSON struct {
 	Locales              []Locale             `json:"locales"`
 	Pages                []Page               `json:"pages"`
 	RouteRules           []Rule               `json:"routeRules"`
+	MaxRedirectHops      int                  `json:"maxRedirectHops"`
+	Limits               Limits               `json:"limits"`
 }
 
 // Parse reads and validates a site table in the format of site.json.
@@ -150,6 +154,15 @@ func Parse(data []byte) (*Table, error) {
 			t.byPath[r.Path] = r
 		}
 	}
+	if err := raw.Limits.validate(); err != nil {
+		return nil, fmt.Errorf("site: parse table: %w", err)
+	}
+	t.limits = raw.Limits
+	// A bound in the tens keeps a chain of rules cheap to follow for any request.
+	if raw.MaxRedirectHops < 1 || raw.MaxRedirectHops > 64 {
+		return nil, fmt.Errorf("site: parse table: maxRedirectHops %d must be 1 to 64", raw.MaxRedirectHops)
+	}
+	t.maxRedirectHops = raw.MaxRedirectHops
 	t.rules = raw.RouteRules
 	for i := range t.rules {
 		if err := t.rules[i].compile(); err != nil {

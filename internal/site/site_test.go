@@ -24,6 +24,10 @@ func TestDefault(t *testing.T) {
 	if !strings.HasPrefix(tab.OriginPlaceholder(), "https://") {
 		t.Errorf("OriginPlaceholder = %q", tab.OriginPlaceholder())
 	}
+	want := Limits{PasswordMinLength: 8, PasswordMaxLength: 1024, DisplayNameMaxLength: 100, AvatarMaxBytes: 200_000, AvatarSize: 256}
+	if got := tab.Limits(); got != want {
+		t.Errorf("Limits = %+v, want %+v", got, want)
+	}
 	if Default() != tab {
 		t.Error("Default parses the table more than once")
 	}
@@ -31,7 +35,12 @@ func TestDefault(t *testing.T) {
 
 func TestParseRejects(t *testing.T) {
 	t.Parallel()
-	base := `"originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},"locales":[{"code":"en","name":"English","lang":"en"}]`
+	// limits are valid settings every case carries, so that each fails for its own reason.
+	const limits = `"limits":{"passwordMinLength":8,"passwordMaxLength":1024,"displayNameMaxLength":100,"avatarMaxBytes":200000,"avatarSize":256},"maxRedirectHops":8`
+	base := `"originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},"locales":[{"code":"en","name":"English","lang":"en"}],` + limits
+	if _, err := Parse([]byte(`{"defaultLocale":"en",` + base + `,"pages":[{"name":"index","path":"/"}]}`)); err != nil {
+		t.Fatalf("the valid base table: %v", err)
+	}
 	tests := map[string]string{
 		"not json":            `{`,
 		"no default":          `{"defaultLocale":"de",` + base + `,"pages":[{"name":"index","path":"/"}]}`,
@@ -40,12 +49,16 @@ func TestParseRejects(t *testing.T) {
 		"duplicate page":      `{"defaultLocale":"en",` + base + `,"pages":[{"name":"index","path":"/"},{"name":"index","path":"/a"}]}`,
 		"bad status":          `{"defaultLocale":"en",` + base + `,"pages":[{"name":"index","path":"/"}],"routeRules":[{"from":"/a","to":"/b","status":200}]}`,
 		"unbalanced **":       `{"defaultLocale":"en",` + base + `,"pages":[{"name":"index","path":"/"}],"routeRules":[{"from":"/a/**","to":"/b"}]}`,
-		"bad locale code":     `{"defaultLocale":"eng","originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},"locales":[{"code":"eng","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}]}`,
-		"bad lang":            `{"defaultLocale":"en","originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},"locales":[{"code":"en","name":"E","lang":"not a tag"}],"pages":[{"name":"index","path":"/"}]}`,
-		"bad placeholder":     `{"defaultLocale":"en","originPlaceholder":"origin","locales":[{"code":"en","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}]}`,
-		"duplicate locale":    `{"defaultLocale":"en","originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},"locales":[{"code":"en","name":"E","lang":"en"},{"code":"en","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}]}`,
-		"same operator token": `{"defaultLocale":"en","originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%X%%","jurisdiction":"%X%%"},"locales":[{"code":"en","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}]}`,
+		"bad locale code":     `{"defaultLocale":"eng","originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},"locales":[{"code":"eng","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}],` + limits + `}`,
+		"bad lang":            `{"defaultLocale":"en","originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},"locales":[{"code":"en","name":"E","lang":"not a tag"}],"pages":[{"name":"index","path":"/"}],` + limits + `}`,
+		"bad placeholder":     `{"defaultLocale":"en","originPlaceholder":"origin","locales":[{"code":"en","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}],` + limits + `}`,
+		"duplicate locale":    `{"defaultLocale":"en","originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},"locales":[{"code":"en","name":"E","lang":"en"},{"code":"en","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}],` + limits + `}`,
+		"same operator token": `{"defaultLocale":"en","originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%X%%","jurisdiction":"%X%%"},"locales":[{"code":"en","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}],` + limits + `}`,
 		"relative rule from":  `{"defaultLocale":"en",` + base + `,"pages":[{"name":"index","path":"/"}],"routeRules":[{"from":"a","to":"/b"}]}`,
+		"no limits":           `{"defaultLocale":"en","originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},"locales":[{"code":"en","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}],"maxRedirectHops":8}`,
+		"password min > max":  `{"defaultLocale":"en",` + strings.Replace(base, `"passwordMaxLength":1024`, `"passwordMaxLength":7`, 1) + `,"pages":[{"name":"index","path":"/"}]}`,
+		"zero avatar bytes":   `{"defaultLocale":"en",` + strings.Replace(base, `"avatarMaxBytes":200000`, `"avatarMaxBytes":0`, 1) + `,"pages":[{"name":"index","path":"/"}]}`,
+		"no hop bound":        `{"defaultLocale":"en",` + strings.Replace(base, `"maxRedirectHops":8`, `"maxRedirectHops":0`, 1) + `,"pages":[{"name":"index","path":"/"}]}`,
 	}
 	for name, data := range tests {
 		t.Run(name, func(t *testing.T) {

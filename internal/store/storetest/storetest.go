@@ -2,10 +2,14 @@
 // directory, and a fresh database in a throwaway PostgreSQL cluster.
 //
 // The cluster is HANDY_TEST_DATABASE_URL's (an admin URL, e.g. postgres://postgres@127.0.0.1:5432/postgres)
-// when it is set; otherwise each test binary starts its own with Debian's PostgreSQL binaries
-// (initdb, pg_ctl from /usr/lib/postgresql/*/bin, as the postgres user when run as root) on a
-// free port and stops it when the tests end. Missing binaries fail the tests, never skip them:
-// `make test` installs them (scripts/ensure-tools.sh).
+// when it is set: `make test` runs the Go tests under scripts/with-postgres.sh, which starts one
+// cluster for every test binary. Otherwise each test binary starts its own with Debian's
+// PostgreSQL binaries (initdb, pg_ctl from /usr/lib/postgresql/*/bin, as the postgres user when
+// run as root) on a free port and stops it when the tests end. Missing binaries fail the tests,
+// never skip them: `make test` installs them (scripts/ensure-tools.sh).
+//
+// A test's database is a copy of a template migrated once per cluster (CREATE DATABASE …
+// TEMPLATE), which costs a fraction of migrating every database.
 package storetest
 
 import (
@@ -54,37 +58,59 @@ func openSQLite(t testing.TB) *store.Store {
 
 func migrated(t testing.TB, url, dir string) *store.Store {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, url, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if _, err := st.Migrate(ctx); err != nil {
+	st := open(t, url, dir)
+	if _, err := st.Migrate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	return st
 }
 
-var dbSeq atomic.Int64
-
-// openPostgres creates a database of its own in the cluster, so that tests run in parallel.
-func openPostgres(t testing.TB) *store.Store {
+func open(t testing.TB, url, dir string) *store.Store {
 	t.Helper()
-	return migrated(t, URL(t), "")
+	st, err := store.Open(context.Background(), url, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }
 
-// URL returns the URL of a fresh, empty PostgreSQL database, dropped when the test ends.
-func URL(t testing.TB) string {
+var dbSeq atomic.Int64
+
+// openPostgres creates a migrated database of its own in the cluster, so that tests run in
+// parallel.
+func openPostgres(t testing.TB) *store.Store {
 	t.Helper()
 	admin := Cluster(t)
+	tmpl, err := migratedTemplate(admin)
+	if err != nil {
+		t.Fatalf("PostgreSQL for the tests: %v", err)
+	}
+	return open(t, newDatabase(t, admin, tmpl), "")
+}
+
+// URL returns the URL of a fresh, empty (not migrated) PostgreSQL database, dropped when the
+// test ends.
+func URL(t testing.TB) string {
+	t.Helper()
+	return newDatabase(t, Cluster(t), "")
+}
+
+// newDatabase creates a database in the cluster of admin, a copy of template when it is not
+// empty, and returns its URL; it is dropped when the test ends.
+func newDatabase(t testing.TB, admin, template string) string {
+	t.Helper()
 	name := fmt.Sprintf("handy_test_%d_%d", os.Getpid(), dbSeq.Add(1))
 	db, err := sql.Open("pgx", admin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := db.Exec("CREATE DATABASE " + name); err != nil {
+	create := "CREATE DATABASE " + name
+	if template != "" {
+		create += " TEMPLATE " + template
+	}
+	if _, err := db.Exec(create); err != nil {
 		t.Fatalf("create test database: %v", err)
 	}
 	// Registered before the store's own Close (cleanups run last first), so it runs after it.

@@ -1,0 +1,61 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"handy/internal/account"
+	"handy/internal/site"
+)
+
+// domainError is what a client is told about one domain error.
+type domainError struct {
+	err     error
+	status  int
+	code    string
+	message string
+}
+
+// domainErrorTable maps domain errors (errors.Is) to public errors.
+type domainErrorTable []domainError
+
+// newDomainErrorTable is the one table from the account's domain errors to a status, a stable
+// code and a public message. The front end maps the codes to its own words, so they never
+// change. Messages quoting a limit are built from the site's limits.
+func newDomainErrorTable(l site.Limits) domainErrorTable {
+	return domainErrorTable{
+		{account.ErrInvalidEmail, http.StatusBadRequest, "invalid-email", "This is not a valid email address."},
+		{account.ErrInvalidPassword, http.StatusBadRequest, "invalid-password",
+			fmt.Sprintf("The password must be %d to %d characters long.", l.PasswordMinLength, l.PasswordMaxLength)},
+		{account.ErrEmailTaken, http.StatusConflict, "email-taken", "An account with this email address already exists."},
+		// One answer for a wrong password and an unknown address: it must not tell them apart.
+		{account.ErrWrongSignIn, http.StatusUnauthorized, "wrong-credentials", "The email address or the password is wrong."},
+		{account.ErrWrongPassword, http.StatusForbidden, "wrong-password", "The password is wrong."},
+		{account.ErrUnauthenticated, http.StatusUnauthorized, "unauthenticated", "Sign in first: the token is missing, unknown or expired."},
+		{account.ErrRateLimited, http.StatusTooManyRequests, "rate-limited", "Too many failed sign-ins. Try again later."},
+		{account.ErrInvalidName, http.StatusBadRequest, "invalid-display-name",
+			fmt.Sprintf("The display name must be at most %d characters, without control characters.", l.DisplayNameMaxLength)},
+		{account.ErrInvalidAvatar, http.StatusBadRequest, "invalid-avatar",
+			fmt.Sprintf("The avatar must be a JPEG data URL of at most %d kB.", l.AvatarMaxBytes/1000)},
+		{account.ErrInvalidPreferences, http.StatusBadRequest, "invalid-preferences",
+			fmt.Sprintf("The preferences must be an object of at most %d kB.", account.MaxPreferences/1024)},
+	}
+}
+
+// lookup returns the public error for err, if err is (or wraps) a domain error of the table.
+// A rate limit also carries its wait.
+func (t domainErrorTable) lookup(err error) (*Error, bool) {
+	for _, d := range t {
+		if !errors.Is(err, d.err) {
+			continue
+		}
+		e := &Error{Status: d.status, Code: d.code, Message: d.message, Cause: err}
+		var limited *account.RateLimitError
+		if errors.As(err, &limited) {
+			e.RetryAfter = limited.RetryAfter
+		}
+		return e, true
+	}
+	return nil, false
+}
