@@ -7,7 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, hydrated, messages, namespaceMessages, test } from './fixtures';
+import { expect, hydrated, messages, namespaceMessages, site, test } from './fixtures';
 import { decode, gradient, png } from './images';
 
 type AccountMessages = typeof import('../web/src/features/account/locales/en.json');
@@ -87,7 +87,10 @@ test('signs up, out and in, with errors next to the fields and the form kept', a
   await d.getByLabel(m.password, { exact: true }).fill('short');
   await d.getByRole('button', { name: m.signUp, exact: true }).click();
   await expect(d.locator('#account-email-error')).toHaveText(m.errors['invalid-email']);
-  await expect(d.locator('#account-password-error')).toHaveText(m.errors['invalid-password']);
+  const { passwordMinLength, passwordMaxLength } = site.limits;
+  await expect(d.locator('#account-password-error')).toHaveText(
+    m.errors['invalid-password'].replace('{{min}}', String(passwordMinLength)).replace('{{max}}', String(passwordMaxLength)),
+  );
   await expect(d.getByLabel(m.email)).toBeFocused();
   await expect(d.getByLabel(m.email)).toHaveAttribute('aria-invalid', 'true');
   // The show button reveals what was typed.

@@ -36,13 +36,20 @@ export interface RouteRule {
 
 export const locales: readonly Locale[] = table.locales;
 export const pages = table.pages as readonly Page[];
-export const defaultLocale = table.defaultLocale as LocaleCode;
+export const defaultLocale = table.defaultLocale;
 export const originPlaceholder = table.originPlaceholder;
 /** Tokens the privacy policy and terms write for the operator's details; the server fills them in. */
 export const operatorPlaceholders = table.operatorPlaceholders;
 
 /** Redirects, tried in order; the first removes a trailing slash. */
 export const routeRules: readonly RouteRule[] = table.routeRules;
+/**
+ * Limits the server enforces and the forms check first (password and display-name lengths in
+ * characters, the avatar's data URL in bytes and its side in px).
+ */
+export const limits = table.limits;
+/** How many rules one redirect chains at most. */
+export const maxRedirectHops: number = table.maxRedirectHops;
 
 export const toolPages = pages.filter((p) => p.nav === 'tool') as readonly (Page & { name: ToolName })[];
 export const footerPages = pages.filter((p) => p.nav === 'footer');
@@ -96,12 +103,10 @@ export function payloadPath(pathname: string): string {
 
 /**
  * Applies the first matching rule. A `from` is exact or holds one `**` that captures a
- * non-empty rest of the path (not starting with a slash or a backslash), which `to` reuses.
+ * non-empty rest of the path (not starting with a slash or a backslash, or the rule does not
+ * match), which `to` reuses.
  */
-export function matchRule(
-  pathname: string,
-  rules: readonly RouteRule[] = routeRules,
-): { to: string; status: number } | undefined {
+function matchRule(pathname: string, rules: readonly RouteRule[]): { to: string; status: number } | undefined {
   for (const rule of rules) {
     const star = rule.from.indexOf('**');
     if (star < 0) {
@@ -110,16 +115,33 @@ export function matchRule(
     }
     const prefix = rule.from.slice(0, star);
     const suffix = rule.from.slice(star + 2);
-    if (
-      pathname.length > prefix.length + suffix.length &&
-      pathname.startsWith(prefix) &&
-      pathname.endsWith(suffix)
-    ) {
+    if (pathname.length > prefix.length + suffix.length && pathname.startsWith(prefix) && pathname.endsWith(suffix)) {
       const rest = pathname.slice(prefix.length, pathname.length - suffix.length);
-      // A rest that starts with a slash would make `//host` or `/\host`: an open redirect.
       if (rest.startsWith('/') || rest.startsWith('\\')) continue;
       return { to: rule.to.replace('**', rest), status: rule.status ?? 307 };
     }
   }
   return undefined;
+}
+
+/** A path on this host that no browser reads as another host (`//x` and `/\x` would be). */
+const isLocalPath = (p: string) => p.startsWith('/') && !p.startsWith('//') && !p.startsWith('/\\');
+
+/**
+ * Where the route rules send a path, as the server's `site.Redirect` does (the cases both
+ * follow are internal/site/testdata/rules.json): rules chain, at most maxRedirectHops of them,
+ * so that one answer leads straight to the final target (/ja/faq/ → /jp/faq); the status is the
+ * first rule's; a path needing more hops gets the furthest target reached; a rule leading to
+ * itself ends the chain; a target that is not a local path is never returned.
+ */
+export function redirect(pathname: string, rules: readonly RouteRule[] = routeRules): { to: string; status: number } | undefined {
+  let current = pathname;
+  let status = 0;
+  for (let hop = 0; hop < maxRedirectHops; hop++) {
+    const next = matchRule(current, rules);
+    if (!next || next.to === current) break;
+    status ||= next.status;
+    current = next.to;
+  }
+  return status && isLocalPath(current) ? { to: current, status } : undefined;
 }

@@ -52,11 +52,23 @@ describe('navigation', () => {
     expect(deps.history.pushState).toHaveBeenCalledWith(null, '', '/jp/faq?q=1');
   });
 
-  it('follows an external rule target with a full navigation', async () => {
-    const { deps, nav } = setup();
+  it('never follows a rule to another host, as the server does not', async () => {
+    const { deps, store, nav } = setup();
     nav.setRules([{ from: '/docs', to: 'https://docs.example/start' }]);
     await nav.navigate('/docs');
-    expect(deps.fullLoad).toHaveBeenCalledWith('https://docs.example/start');
+    expect(deps.fullLoad).not.toHaveBeenCalled();
+    expect(store.get()).toEqual({ path: '/docs', search: '' });
+  });
+
+  it('chains rules into one navigation to the final target', async () => {
+    const { deps, nav } = setup();
+    nav.setRules([
+      { from: '/a', to: '/b' },
+      { from: '/b', to: '/jp/faq' },
+    ]);
+    await nav.navigate('/a#top');
+    expect(deps.history.pushState).toHaveBeenCalledTimes(1);
+    expect(deps.history.pushState).toHaveBeenCalledWith(null, '', '/jp/faq#top');
   });
 
   it('makes every navigation a full load once a newer build exists', async () => {

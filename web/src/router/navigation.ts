@@ -1,7 +1,7 @@
 // Client-side navigation between prerendered pages: route rules, the new-build check,
 // the page's chunk and payload, then one commit of the view. Anything that cannot be done
 // in place becomes a full page load, so the visitor always ends up on the page they asked for.
-import { localeOfPath, matchRule, resolve, routeRules, type LocaleCode, type PageName, type RouteRule } from '../lib/site';
+import { localeOfPath, redirect, resolve, routeRules, type LocaleCode, type PageName, type RouteRule } from '../lib/site';
 import type { Payload } from './payload';
 import type { View, ViewStore } from './view';
 
@@ -41,15 +41,15 @@ export function createNavigator(deps: NavigatorDeps) {
     deps.afterCommit?.(view, url, mode);
   }
 
-  async function navigate(href: string, mode: HistoryMode = 'push', hops = 0): Promise<void> {
-    const url = new URL(href, deps.origin);
+  async function navigate(href: string, mode: HistoryMode = 'push'): Promise<void> {
+    let url = new URL(href, deps.origin);
     if (!isAppPath(url, deps.origin)) return deps.fullLoad(url.href);
 
-    const rule = matchRule(url.pathname, rules);
-    if (rule && hops < 5) {
-      const target = new URL(rule.to + url.search + url.hash, deps.origin);
-      if (target.origin !== deps.origin) return deps.fullLoad(target.href);
-      return navigate(target.href, mode, hops + 1);
+    // The rules' final target, as the server would answer it, keeping the query and the hash.
+    const redirected = redirect(url.pathname, rules);
+    if (redirected) {
+      url = new URL(redirected.to + url.search + url.hash, deps.origin);
+      if (!isAppPath(url, deps.origin)) return deps.fullLoad(url.href);
     }
     if (outdated) return deps.fullLoad(url.href);
 

@@ -4,7 +4,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../i18n/react';
 import type { Account } from './controller';
-import { checkCredentials, fieldError } from './logic/errors';
+import { checkCredentials, displayNameLength, fieldError, passwordLengths } from './logic/errors';
 import { FormError } from '../../ui/fields/Field';
 import { PasswordField } from '../../ui/fields/PasswordField';
 import { TextField } from '../../ui/fields/TextField';
@@ -74,7 +74,7 @@ export function CredentialsForm({ account }: { account: Account }) {
           id="account-password"
           label={t('password')}
           autoComplete={signingUp ? 'new-password' : 'current-password'}
-          hint={signingUp ? t('passwordHint') : undefined}
+          hint={signingUp ? t('passwordHint', passwordLengths) : undefined}
           value={password}
           onChange={(v) => {
             setPassword(v);
@@ -90,7 +90,7 @@ export function CredentialsForm({ account }: { account: Account }) {
             label={t('displayNameOptional')}
             hint={t('displayNameHint')}
             autoComplete="nickname"
-            maxLength={100}
+            maxLength={displayNameLength.max}
             value={displayName}
             onChange={(v) => {
               setDisplayName(v);

@@ -5,7 +5,7 @@ import { useTranslation } from '../../i18n/react';
 import { toasts } from '../../ui/toasts';
 import { AvatarEditor } from './AvatarEditor';
 import type { Account } from './controller';
-import { fieldError } from './logic/errors';
+import { displayNameLength, fieldError } from './logic/errors';
 import { FormError } from '../../ui/fields/Field';
 import { TextField } from '../../ui/fields/TextField';
 import type { AccountUser } from './session';
@@ -37,7 +37,7 @@ export function ProfilePanel({ account, user }: Props) {
             label={t('displayName')}
             hint={t('displayNameHint')}
             autoComplete="nickname"
-            maxLength={100}
+            maxLength={displayNameLength.max}
             value={name}
             onChange={(v) => {
               setName(v);

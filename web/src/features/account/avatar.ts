@@ -1,10 +1,12 @@
 // The avatar as the server takes it (internal/account: a data:image/jpeg;base64 URL of at most
-// 200 kB): the cropper's 256 × 256 px output, encoded as JPEG at the best quality that fits.
+// limits.avatarMaxBytes): the cropper's square output, encoded as JPEG at the best quality that
+// fits. Both limits are site.json's.
+import { limits } from '../../lib/site';
 
 /** The side of the avatar, in px. */
-export const avatarSize = 256;
+export const avatarSize = limits.avatarSize;
 /** The server's limit on the data URL, in bytes (the URL is ASCII: one byte a character). */
-export const maxAvatarBytes = 200_000;
+export const maxAvatarBytes = limits.avatarMaxBytes;
 const prefix = 'data:image/jpeg;base64,';
 const qualities = [0.92, 0.85, 0.75, 0.6, 0.45, 0.3];
 

@@ -42,4 +42,16 @@ describe('form errors', () => {
     );
     expect(errorText(t.fixedT('account'), { field: 'password', key: 'wrong-password' }, 'de')).toBe(accountDe.errors['wrong-password']);
   });
+
+  it("quote site.json's limits, which the server enforces", () => {
+    const t = createTranslator('en');
+    t.addBundle('en', 'account', accountEn);
+    const en = t.fixedT('account');
+    expect(errorText(en, { field: 'password', key: 'invalid-password' }, 'en')).toBe('The password must be 8 to 1024 characters long.');
+    expect(errorText(en, { field: 'displayName', key: 'invalid-display-name' }, 'en')).toBe(
+      'The display name can have at most 100 characters and no control characters.',
+    );
+    expect(checkCredentials('signUp', 'a@b.co', 'x'.repeat(1024))).toEqual([]);
+    expect(checkCredentials('signUp', 'a@b.co', 'x'.repeat(1025))).toEqual([{ field: 'password', key: 'invalid-password' }]);
+  });
 });

@@ -3,6 +3,7 @@
 // anything is sent.
 import type accountMessages from '../locales/en.json';
 import type { TFunction } from '../../../i18n/translator';
+import { limits } from '../../../lib/site';
 import type { Failure } from '../api';
 
 export type ErrorKey = keyof typeof accountMessages.errors;
@@ -53,7 +54,9 @@ export function checkCredentials(mode: 'signIn' | 'signUp', email: string, passw
   const errors: FieldError[] = [];
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) errors.push({ field: 'email', key: 'invalid-email' });
   const length = [...password].length;
-  if (mode === 'signUp' && (length < 8 || length > 1024)) errors.push({ field: 'password', key: 'invalid-password' });
+  if (mode === 'signUp' && (length < limits.passwordMinLength || length > limits.passwordMaxLength)) {
+    errors.push({ field: 'password', key: 'invalid-password' });
+  }
   if (mode === 'signIn' && length === 0) errors.push({ field: 'password', key: 'password-missing' });
   return errors;
 }
@@ -65,8 +68,19 @@ export function retryTime(seconds: number, lang: string, now = Date.now()): stri
   return new Intl.DateTimeFormat(lang, { hour: 'numeric', minute: '2-digit' }).format(at);
 }
 
+/** The limits the messages quote, from site.json (the server's too). */
+export const passwordLengths = { min: limits.passwordMinLength, max: limits.passwordMaxLength };
+export const displayNameLength = { max: limits.displayNameMaxLength };
+
 export function errorText(t: TFunction<'account'>, error: FieldError, lang: string, now = Date.now()): string {
-  return error.key === 'rate-limited'
-    ? t('errors.rate-limited', { time: retryTime(error.retryAfter ?? 60, lang, now) })
-    : t(`errors.${error.key}`);
+  switch (error.key) {
+    case 'rate-limited':
+      return t('errors.rate-limited', { time: retryTime(error.retryAfter ?? 60, lang, now) });
+    case 'invalid-password':
+      return t('errors.invalid-password', passwordLengths);
+    case 'invalid-display-name':
+      return t('errors.invalid-display-name', displayNameLength);
+    default:
+      return t(`errors.${error.key}`);
+  }
 }
