@@ -35,7 +35,7 @@ func newAPIServer(t *testing.T, st *store.Store, limits account.Limits) *Server 
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}, site.Default(), fixtureDist(site.Default()), logger, WithAccounts(svc), WithReadiness(st.Ping))
+	s, err := New(config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}, site.Default(), fixtureDist(site.Default()), logger, WithAccounts(svc), WithReadiness(st.Ping), quickCompression)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func TestHugeHeadersAndReadiness(t *testing.T) {
 	t.Parallel()
 	st := storetest.Engines()[0].Open(t)
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	s, err := New(config.Config{PublicURL: httpOrigin}, site.Default(), fixtureDist(site.Default()), logger, WithReadiness(st.Ping))
+	s, err := New(config.Config{PublicURL: httpOrigin}, site.Default(), fixtureDist(site.Default()), logger, WithReadiness(st.Ping), quickCompression)
 	if err != nil {
 		t.Fatal(err)
 	}

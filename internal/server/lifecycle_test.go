@@ -18,7 +18,7 @@ import (
 func TestGracefulShutdown(t *testing.T) {
 	t.Parallel()
 	cfg := config.Config{PublicURL: httpOrigin}
-	s, err := New(cfg, site.Default(), fixtureDist(site.Default()), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	s, err := New(cfg, site.Default(), fixtureDist(site.Default()), slog.New(slog.NewTextHandler(io.Discard, nil)), quickCompression)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,6 +48,7 @@ type Server struct {
 	homes              map[string]string // home URL path by locale code
 
 	securityHeaders []header
+	compression     compression // levels every entry is precompressed at
 	requestIDPrefix string
 	requestSeq      atomic.Uint64
 	draining        atomic.Bool
@@ -92,6 +93,7 @@ func New(cfg config.Config, table *site.Table, dist fs.FS, logger *slog.Logger, 
 		clientIPHeader:  cfg.ClientIPHeader,
 		homes:           make(map[string]string),
 		securityHeaders: securityHeaders(cfg.HTTPS(), hashInline(files)),
+		compression:     bestCompression,
 		requestIDPrefix: hex.EncodeToString(random),
 	}
 	for _, o := range opts {
@@ -157,7 +159,7 @@ func (s *Server) buildEntries(files distFiles, origin string) error {
 	robots := entrySpec{body: buildRobots(s.table, origin), contentType: contentTypeOf("robots.txt"),
 		cacheControl: cacheRevalidate, vary: varyEncoding, etag: true, compress: true}
 	jobs = append(jobs, entryJob{robots, func(e *entry) { s.robotsTxt = e }})
-	if err := buildEntries(jobs); err != nil {
+	if err := buildEntries(jobs, s.compression); err != nil {
 		return err
 	}
 
