@@ -91,28 +91,11 @@ func TestConcurrentEditsLoseNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		errs := make([]error, writers)
-		start := make(chan struct{})
-		var wg sync.WaitGroup
-		for i := range writers {
-			wg.Go(func() {
-				<-start
-				key := "field" + strconv.Itoa(i)
-				errs[i] = editUserDoc(ctx, st, u.ID, c.now(), func(doc map[string]any) { doc[key] = float64(i) })
-			})
-		}
-		close(start)
-		wg.Wait()
-		for i, err := range errs {
-			if err != nil {
-				t.Errorf("writer %d: %v", i, err)
-			}
-		}
-		var doc map[string]any
-		raw, err := s.UserDoc(ctx, u)
-		if err != nil || json.Unmarshal(raw, &doc) != nil {
-			t.Fatalf("UserDoc = %s, %v", raw, err)
-		}
+		concurrently(t, writers, func(i int) error {
+			key := "field" + strconv.Itoa(i)
+			return editUserDoc(ctx, st, u.ID, c.now(), func(doc map[string]any) { doc[key] = float64(i) })
+		})
+		doc, raw := userDocJSON(t, s, u)
 		for i := range writers {
 			if doc["field"+strconv.Itoa(i)] != float64(i) {
 				t.Errorf("writer %d's field was lost: %s", i, raw)
@@ -136,38 +119,24 @@ func TestConcurrentProfileUpdates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		errs := make([]error, writers)
-		start := make(chan struct{})
-		var wg sync.WaitGroup
-		for i := range writers {
-			wg.Go(func() {
-				<-start
-				v := fmt.Sprintf("v%d", i)
-				var p ProfileUpdate
-				switch i % 4 {
-				case 0:
-					p.DisplayName = &v
-				case 1:
-					jpeg := "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ" + strconv.Itoa(i%10) + "="
-					p.Avatar = &jpeg
-				case 2:
-					p.Locale = &v
-				case 3:
-					p.Preferences = map[string]any{"theme": v}
-				}
-				_, errs[i] = s.UpdateProfile(ctx, u, p)
-			})
-		}
-		close(start)
-		wg.Wait()
-		for i, err := range errs {
-			if err != nil {
-				t.Errorf("writer %d: %v", i, err)
+		concurrently(t, writers, func(i int) error {
+			v := fmt.Sprintf("v%d", i)
+			var p ProfileUpdate
+			switch i % 4 {
+			case 0:
+				p.DisplayName = &v
+			case 1:
+				jpeg := "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ" + strconv.Itoa(i%10) + "="
+				p.Avatar = &jpeg
+			case 2:
+				p.Locale = &v
+			case 3:
+				p.Preferences = map[string]any{"theme": v}
 			}
-		}
-		var doc map[string]any
-		raw, _ := s.UserDoc(ctx, u)
-		json.Unmarshal(raw, &doc)
+			_, err := s.UpdateProfile(ctx, u, p)
+			return err
+		})
+		doc, raw := userDocJSON(t, s, u)
 		if doc["displayName"] == "" || doc["avatar"] == nil || doc["locale"] == "" || len(doc["preferences"].(map[string]any)) == 0 {
 			t.Errorf("an edited field was lost: %s", raw)
 		}
@@ -175,4 +144,39 @@ func TestConcurrentProfileUpdates(t *testing.T) {
 			t.Errorf("version %d after %d edits, want %d", d.Version, writers, 1+writers)
 		}
 	})
+}
+
+// concurrently runs fn(0) … fn(n-1) at once, released together, and fails t for each error.
+func concurrently(t *testing.T, n int, fn func(i int) error) {
+	t.Helper()
+	errs := make([]error, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			errs[i] = fn(i)
+		})
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("writer %d: %v", i, err)
+		}
+	}
+}
+
+// userDocJSON is the user's document as the API gives it, decoded, and its JSON.
+func userDocJSON(t *testing.T, s *Service, u User) (map[string]any, []byte) {
+	t.Helper()
+	raw, err := s.UserDoc(context.Background(), u)
+	var doc map[string]any
+	if err == nil {
+		err = json.Unmarshal(raw, &doc)
+	}
+	if err != nil {
+		t.Fatalf("UserDoc = %s, %v", raw, err)
+	}
+	return doc, raw
 }
