@@ -1,0 +1,36 @@
+package docstore
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinels for errors.Is; the server maps each to a status and a stable code.
+var (
+	ErrInvalidArgument    = errors.New("invalid-argument")    // 400
+	ErrNotFound           = errors.New("not-found")           // 404
+	ErrPermissionDenied   = errors.New("permission-denied")   // 403
+	ErrFailedPrecondition = errors.New("failed-precondition") // 412
+	ErrAborted            = errors.New("aborted")             // 409
+	ErrResourceExhausted  = errors.New("resource-exhausted")  // 429
+)
+
+// Error is a failure with a public message that names the offending part
+// ("field path \"a..b\" has an empty segment"); errors.Is(err, ErrInvalidArgument) holds.
+// The message is safe to show to the client, which is why it carries no
+// internal cause: Code says which sentinel (and so which status) applies.
+type Error struct {
+	Code    error
+	Message string
+}
+
+// Error returns the public message.
+func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the sentinel so that errors.Is matches the code.
+func (e *Error) Unwrap() error { return e.Code }
+
+// invalidf builds an invalid-argument Error with a formatted public message.
+func invalidf(format string, args ...any) error {
+	return &Error{Code: ErrInvalidArgument, Message: fmt.Sprintf(format, args...)}
+}
