@@ -1,14 +1,17 @@
 package docstore
 
 import (
-	"errors"
+	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
 // Kind is a value's type, in Firestore's cross-type order (Integer and Double compare as numbers).
 type Kind uint8
 
-// The kinds, in Firestore's cross-type order.
+// The kinds, in Firestore's cross-type order. Firestore's references would
+// sit between Bytes and GeoPoint; this store has none.
 const (
 	Null Kind = iota
 	Boolean
@@ -22,7 +25,23 @@ const (
 	Map
 )
 
-// Value is one Firestore value. Only the field(s) of its Kind are meaningful.
+// kindNames are the REST v1 keys, so that messages use the names clients send.
+var kindNames = [...]string{
+	Null: "nullValue", Boolean: "booleanValue", Integer: "integerValue", Double: "doubleValue",
+	Timestamp: "timestampValue", String: "stringValue", Bytes: "bytesValue",
+	GeoPoint: "geoPointValue", Array: "arrayValue", Map: "mapValue",
+}
+
+// String returns the kind's REST v1 key ("integerValue"), as messages name it.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Value is one Firestore value. Only the field(s) of its Kind are meaningful;
+// the zero Value is null.
 type Value struct {
 	Kind     Kind
 	Bool     bool
@@ -39,32 +58,137 @@ type Value struct {
 // Fields is a document's content: field name → value.
 type Fields = map[string]Value
 
-var errTODO = errors.New("docstore: not implemented yet")
+// MaxDepth is Firestore's limit on nesting: a field's value may hold maps and
+// arrays down to this many levels (Depth counts the value itself as one).
+const MaxDepth = 20
 
-// DecodeValue decodes one value in Firestore REST v1 JSON: {"integerValue":"12"} ...
-func DecodeValue(raw []byte) (Value, error) { return Value{}, errTODO }
+// Depth returns v's nesting levels (a scalar is 1; a map holding a scalar is
+// 2; an empty map or array is 1), the measure MaxDepth limits.
+func Depth(v Value) int {
+	inner := 0
+	switch v.Kind {
+	case Array:
+		for _, e := range v.Array {
+			inner = max(inner, Depth(e))
+		}
+	case Map:
+		for _, e := range v.Map {
+			inner = max(inner, Depth(e))
+		}
+	}
+	return 1 + inner
+}
 
-// DecodeFields decodes a JSON object of field name → encoded value.
-func DecodeFields(raw []byte) (Fields, error) { return nil, errTODO }
+// Size returns the storage size of a document's fields as Firestore counts
+// it (https://firebase.google.com/docs/firestore/storage-size): each field
+// name as a string (UTF-8 bytes + 1) plus its value: null and booleans 1,
+// integers, doubles and timestamps 8, strings UTF-8 bytes + 1, bytes their
+// length, geo points 16, arrays the sum of their elements, maps computed like
+// fields. DocumentSize adds the document name and Firestore's overhead.
+func Size(f Fields) int {
+	n := 0
+	for name, v := range f {
+		n += len(name) + 1 + valueSize(v)
+	}
+	return n
+}
 
-// MarshalJSON encodes v in Firestore REST v1 JSON; DecodeValue(MarshalJSON(v)) == v exactly.
-func (v Value) MarshalJSON() ([]byte, error) { return nil, errTODO }
+// DocumentSize returns a document's size as Firestore counts it for its
+// 1 MiB limit: the name (each path segment as a string, plus 16), the fields
+// (Size) and 32 bytes of overhead. path is the slash path, users/u1/history/h1.
+func DocumentSize(path string, f Fields) int {
+	name := 16
+	for seg := range strings.SplitSeq(path, "/") {
+		name += len(seg) + 1
+	}
+	return name + Size(f) + 32
+}
 
-// EncodeFields encodes a document's fields as a JSON object of encoded values.
-func EncodeFields(f Fields) ([]byte, error) { return nil, errTODO }
+func valueSize(v Value) int {
+	switch v.Kind {
+	case Integer, Double, Timestamp:
+		return 8
+	case String:
+		return len(v.Str) + 1
+	case Bytes:
+		return len(v.Bytes)
+	case GeoPoint:
+		return 16
+	case Array:
+		n := 0
+		for _, e := range v.Array {
+			n += valueSize(e)
+		}
+		return n
+	case Map:
+		return Size(v.Map)
+	default: // Null, Boolean
+		return 1
+	}
+}
 
-// Compare orders a and b by Firestore's total order, mixed types included.
-func Compare(a, b Value) int { return 0 }
+// validFieldName applies the spec's rule for field names to map keys.
+// TODO(paths): switch to ValidFieldName once fieldpath.go lands, so that
+// there is one rule.
+func validFieldName(name string) error {
+	switch {
+	case name == "":
+		return invalidf("field name is empty")
+	case len(name) >= 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__"):
+		return invalidf("field name %q is reserved (it begins and ends with __)", name)
+	}
+	if i := strings.IndexAny(name, "~*/[]"); i >= 0 {
+		return invalidf("field name %q contains %q", name, name[i])
+	}
+	return nil
+}
 
-// Equal reports Firestore's equality (NaN == NaN for ==, -0 == 0).
-func Equal(a, b Value) bool { return Compare(a, b) == 0 }
+// pathElem is one step from a document's fields down to a nested value: a
+// field name, or an array index when isIndex is set.
+type pathElem struct {
+	name    string
+	index   int
+	isIndex bool
+}
 
-// AppendKey appends an order-preserving encoding of v:
-// bytes.Compare(AppendKey(nil, a), AppendKey(nil, b)) == Compare(a, b).
-func AppendKey(dst []byte, v Value) []byte { return dst }
+// formatPath renders a path as messages show it: a.b[2].`odd name`.
+func formatPath(p []pathElem) string {
+	var b strings.Builder
+	for i, e := range p {
+		if e.isIndex {
+			fmt.Fprintf(&b, "[%d]", e.index)
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(quoteSegment(e.name))
+	}
+	return b.String()
+}
 
-// Depth returns v's nesting levels (a scalar is 1; a map holding a scalar is 2).
-func Depth(v Value) int { return 1 }
+// quoteSegment back-quotes a field name unless it is a simple identifier,
+// as Firestore's field paths do.
+func quoteSegment(name string) string {
+	simple := name != ""
+	for i, c := range name {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
+			simple = false
+			break
+		}
+	}
+	if simple {
+		return name
+	}
+	r := strings.NewReplacer("\\", "\\\\", "`", "\\`")
+	return "`" + r.Replace(name) + "`"
+}
 
-// PlainJSON decodes fields to plain JSON for the account export.
-func PlainJSON(f Fields) any { return nil }
+// pathError builds an invalid-argument error that names the value at path.
+func pathError(path []pathElem, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if len(path) == 0 {
+		return invalidf("%s", msg)
+	}
+	return invalidf("field %q: %s", formatPath(path), msg)
+}
