@@ -127,22 +127,6 @@ func valueSize(v Value) int {
 	}
 }
 
-// validFieldName applies the spec's rule for field names to map keys.
-// TODO(paths): switch to ValidFieldName once fieldpath.go lands, so that
-// there is one rule.
-func validFieldName(name string) error {
-	switch {
-	case name == "":
-		return invalidf("field name is empty")
-	case len(name) >= 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__"):
-		return invalidf("field name %q is reserved (it begins and ends with __)", name)
-	}
-	if i := strings.IndexAny(name, "~*/[]"); i >= 0 {
-		return invalidf("field name %q contains %q", name, name[i])
-	}
-	return nil
-}
-
 // pathElem is one step from a document's fields down to a nested value: a
 // field name, or an array index when isIndex is set.
 type pathElem struct {
@@ -151,7 +135,8 @@ type pathElem struct {
 	isIndex bool
 }
 
-// formatPath renders a path as messages show it: a.b[2].`odd name`.
+// formatPath renders a path as messages show it, names as field paths do:
+// a.b[2].`odd name`.
 func formatPath(p []pathElem) string {
 	var b strings.Builder
 	for i, e := range p {
@@ -162,26 +147,9 @@ func formatPath(p []pathElem) string {
 		if i > 0 {
 			b.WriteByte('.')
 		}
-		b.WriteString(quoteSegment(e.name))
+		b.WriteString(FieldPath{e.name}.String())
 	}
 	return b.String()
-}
-
-// quoteSegment back-quotes a field name unless it is a simple identifier,
-// as Firestore's field paths do.
-func quoteSegment(name string) string {
-	simple := name != ""
-	for i, c := range name {
-		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
-			simple = false
-			break
-		}
-	}
-	if simple {
-		return name
-	}
-	r := strings.NewReplacer("\\", "\\\\", "`", "\\`")
-	return "`" + r.Replace(name) + "`"
 }
 
 // pathError builds an invalid-argument error that names the value at path.

@@ -35,7 +35,7 @@ func DecodeValue(raw []byte) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	v, err := d.value(1)
+	v, err := d.value(1, false)
 	if err != nil {
 		return Value{}, err
 	}
@@ -177,7 +177,9 @@ func (d *decoder) keys(each func(key string) error) error {
 	return err
 }
 
-func (d *decoder) value(depth int) (Value, error) {
+// value decodes the value at depth; inArray says it is an array element, which
+// may not itself be an array (checked before its content is read).
+func (d *decoder) value(depth int, inArray bool) (Value, error) {
 	if depth > MaxDepth {
 		return Value{}, d.fail("more than %d levels of nesting", MaxDepth)
 	}
@@ -191,6 +193,9 @@ func (d *decoder) value(depth int) (Value, error) {
 			return d.fail("two value keys in one value (%q and %q)", first, key)
 		}
 		first = key
+		if inArray && key == "arrayValue" {
+			return d.fail("an array cannot directly contain another array (Firestore does not support it)")
+		}
 		var err error
 		v, err = d.payload(key, depth)
 		return err
@@ -203,8 +208,12 @@ func (d *decoder) value(depth int) (Value, error) {
 
 // payload decodes what follows the value key.
 func (d *decoder) payload(key string, depth int) (Value, error) {
-	if key == "arrayValue" || key == "mapValue" || key == "geoPointValue" {
+	switch key {
+	case "arrayValue", "mapValue", "geoPointValue":
 		return d.compound(key, depth)
+	case "nullValue", "booleanValue", "integerValue", "doubleValue", "timestampValue", "stringValue", "bytesValue":
+	default:
+		return Value{}, d.fail("unknown value key %q", key)
 	}
 	t, err := d.token()
 	if err != nil {
@@ -252,7 +261,7 @@ func (d *decoder) payload(key string, depth int) (Value, error) {
 		}
 		return Value{Kind: Bytes, Bytes: b}, nil
 	}
-	return Value{}, d.fail("unknown value key %q", key)
+	panic("unreachable: payload lists every value key")
 }
 
 func (d *decoder) integer(t json.Token) (Value, error) {
@@ -311,8 +320,10 @@ func parseTimestamp(s string) (time.Time, error) {
 			return time.Time{}, errors.New("wants 1 to 9 fractional digits")
 		}
 	}
+	// time.Parse also takes a decimal comma and offsets such as +24:00, which
+	// RFC 3339 does not.
 	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
+	if err != nil || strings.Contains(s, ",") || !strings.HasSuffix(s, "Z") && !validOffset(s[len(s)-6:]) {
 		return time.Time{}, errors.New("is not RFC 3339 (2006-01-02T15:04:05.000000Z)")
 	}
 	t = t.UTC()
@@ -322,123 +333,9 @@ func parseTimestamp(s string) (time.Time, error) {
 	return t.Add(-time.Duration(t.Nanosecond() % 1000)), nil
 }
 
-func (d *decoder) compound(key string, depth int) (Value, error) {
-	if err := d.openObject(key); err != nil {
-		return Value{}, err
-	}
-	switch key {
-	case "arrayValue":
-		v := Value{Kind: Array}
-		seen := false
-		err := d.keys(func(k string) error {
-			if k != "values" || seen {
-				return d.fail("arrayValue has an unknown or repeated key %q (want \"values\")", k)
-			}
-			seen = true
-			var err error
-			v.Array, err = d.array(depth)
-			return err
-		})
-		return v, err
-	case "mapValue":
-		v := Value{Kind: Map}
-		err := d.keys(func(k string) error {
-			if k != "fields" || v.Map != nil {
-				return d.fail("mapValue has an unknown or repeated key %q (want \"fields\")", k)
-			}
-			var err error
-			v.Map, err = d.fields(depth + 1)
-			return err
-		})
-		if v.Map == nil {
-			v.Map = Fields{}
-		}
-		return v, err
-	}
-	return d.geoPoint()
-}
-
-func (d *decoder) array(depth int) ([]Value, error) {
-	t, err := d.token()
-	if err != nil {
-		return nil, err
-	}
-	if t != json.Delim('[') {
-		return nil, d.fail("arrayValue.values must be an array, not %s", describe(t))
-	}
-	var out []Value
-	for i := 0; d.dec.More(); i++ {
-		d.push(pathElem{index: i, isIndex: true})
-		e, err := d.value(depth + 1)
-		if err == nil && e.Kind == Array {
-			err = d.fail("an array cannot directly contain another array (Firestore does not support it)")
-		}
-		d.pop()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	_, err = d.token() // ']'
-	return out, err
-}
-
-// fields decodes an object of field name → value, each at depth.
-func (d *decoder) fields(depth int) (Fields, error) {
-	if err := d.openObject("fields"); err != nil {
-		return nil, err
-	}
-	f := Fields{}
-	err := d.keys(func(name string) error {
-		if err := validFieldName(name); err != nil {
-			return d.fail("%s", err.Error())
-		}
-		d.push(pathElem{name: name})
-		defer d.pop()
-		if _, dup := f[name]; dup {
-			return d.fail("field given twice")
-		}
-		v, err := d.value(depth)
-		f[name] = v
-		return err
-	})
-	return f, err
-}
-
-func (d *decoder) geoPoint() (Value, error) {
-	v := Value{Kind: GeoPoint}
-	var seenLat, seenLng bool
-	err := d.keys(func(k string) error {
-		t, err := d.token()
-		if err != nil {
-			return err
-		}
-		switch {
-		case k == "latitude" && !seenLat:
-			seenLat = true
-			v.Lat, err = d.double(k, t)
-		case k == "longitude" && !seenLng:
-			seenLng = true
-			v.Lng, err = d.double(k, t)
-		default:
-			return d.fail("geoPointValue has an unknown or repeated key %q (want \"latitude\" and \"longitude\")", k)
-		}
-		return err
-	})
-	if err != nil {
-		return Value{}, err
-	}
-	return v, checkGeo(d.path, v.Lat, v.Lng)
-}
-
-func checkGeo(path []pathElem, lat, lng float64) error {
-	if !(lat >= -90 && lat <= 90) { // also false for NaN
-		return pathError(path, "latitude %s is outside -90..90", formatDouble(lat))
-	}
-	if !(lng >= -180 && lng <= 180) {
-		return pathError(path, "longitude %s is outside -180..180", formatDouble(lng))
-	}
-	return nil
+// validOffset checks the hours and minutes of a "+hh:mm" that time.Parse accepted.
+func validOffset(off string) bool {
+	return off[1:3] <= "23" && off[4:6] <= "59"
 }
 
 // describe names a token's JSON type for messages.

@@ -120,11 +120,8 @@ func (e *encoder) array(b []byte, a []Value, depth int) ([]byte, error) {
 func (e *encoder) fields(b []byte, f Fields, depth int) ([]byte, error) {
 	b = append(b, '{')
 	for i, name := range sortedKeys(f) {
-		if err := validFieldName(name); err != nil {
+		if err := ValidFieldName(name); err != nil {
 			return nil, pathError(e.path, "%s", err.Error())
-		}
-		if !utf8.ValidString(name) {
-			return nil, pathError(e.path, "field name %q is not valid UTF-8", name)
 		}
 		if i > 0 {
 			b = append(b, ',')
