@@ -1,0 +1,351 @@
+package docstore
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// sq builds a structuredQuery on the "history" collection with extra members.
+func sq(members ...string) string {
+	return `{"from":[{"collectionId":"history"}]` + prefixComma(members) + `}`
+}
+
+func prefixComma(members []string) string {
+	if len(members) == 0 {
+		return ""
+	}
+	return "," + strings.Join(members, ",")
+}
+
+// where wraps one filter as the where member.
+func where(filter string) string { return `"where":` + filter }
+
+// ff is a fieldFilter.
+func ff(field, op, value string) string {
+	return fmt.Sprintf(`{"fieldFilter":{"field":{"fieldPath":%q},"op":%q,"value":%s}}`, field, op, value)
+}
+
+// and is a compositeFilter AND of filters.
+func and(filters ...string) string {
+	return `{"compositeFilter":{"op":"AND","filters":[` + strings.Join(filters, ",") + `]}}`
+}
+
+func unary(field, op string) string {
+	return fmt.Sprintf(`{"unaryFilter":{"field":{"fieldPath":%q},"op":%q}}`, field, op)
+}
+
+func orderBy(orders ...string) string {
+	var parts []string
+	for _, o := range orders {
+		field, dir, _ := strings.Cut(o, " ")
+		if dir == "" {
+			parts = append(parts, fmt.Sprintf(`{"field":{"fieldPath":%q}}`, field))
+		} else {
+			parts = append(parts, fmt.Sprintf(`{"field":{"fieldPath":%q},"direction":%q}`, field, dir))
+		}
+	}
+	return `"orderBy":[` + strings.Join(parts, ",") + `]`
+}
+
+func ints(n int) string {
+	var parts []string
+	for i := range n {
+		parts = append(parts, fmt.Sprintf(`{"integerValue":"%d"}`, i))
+	}
+	return `{"arrayValue":{"values":[` + strings.Join(parts, ",") + `]}}`
+}
+
+const (
+	one   = `{"integerValue":"1"}`
+	aStr  = `{"stringValue":"a"}`
+	null  = `{"nullValue":null}`
+	empty = `{"arrayValue":{}}`
+)
+
+// TestParseQueryValidation is the table of every query rule, each failing
+// case next to a valid neighbour that differs only in the offending part.
+func TestParseQueryValidation(t *testing.T) {
+	tests := []struct {
+		name    string
+		parent  string
+		query   string
+		wantErr string // part of the message; "" for a valid neighbour
+	}{
+		{"minimal", "users/u1", sq(), ""},
+		{"top-level collection", "", `{"from":[{"collectionId":"users"}]}`, ""},
+		{"parent is a collection", "users", sq(), "parent: users is a collection, not a document"},
+		{"parent with an empty document id", "users/", sq(), `must not begin or end with "/"`},
+		{"parent with an empty id inside", "users//x/y", sq(), "an empty document id is invalid"},
+		{"not an object", "users/u1", `[]`, "structuredQuery must be a JSON object"},
+		{"no from", "users/u1", `{}`, "structuredQuery.from must name exactly one collection"},
+		{"two froms", "users/u1", `{"from":[{"collectionId":"a"},{"collectionId":"b"}]}`, "exactly one collection"},
+		{"empty collection id", "users/u1", `{"from":[{"collectionId":""}]}`, "an empty collection id is invalid"},
+		{"collection id with a slash", "users/u1", `{"from":[{"collectionId":"a/b"}]}`, `contains "/"`},
+		{"allDescendants false", "users/u1", `{"from":[{"collectionId":"history","allDescendants":false}]}`, ""},
+		{"allDescendants true", "users/u1", `{"from":[{"collectionId":"history","allDescendants":true}]}`, "collection group queries are not supported"},
+		{"unknown member", "users/u1", sq(`"frm":1`), `structuredQuery has an unknown field "frm"`},
+		{"select", "users/u1", sq(`"select":{}`), "select (projections) is not supported"},
+		{"offset", "users/u1", sq(`"offset":3`), "offset is not supported"},
+
+		// Filters: operators.
+		{"EQUAL", "users/u1", sq(where(ff("a", "EQUAL", one))), ""},
+		{"unknown op", "users/u1", sq(where(ff("a", "EQUALS", one))), `structuredQuery.where.fieldFilter: unknown operator "EQUALS"`},
+		{"unspecified op", "users/u1", sq(where(ff("a", "OPERATOR_UNSPECIFIED", one))), "unknown operator"},
+		{"missing value", "users/u1", sq(where(`{"fieldFilter":{"field":{"fieldPath":"a"},"op":"EQUAL"}}`)), "value is missing"},
+		{"bad value", "users/u1", sq(where(ff("a", "EQUAL", `{"integerValue":"x"}`))), "structuredQuery.where.fieldFilter.value"},
+		{"two filter kinds", "users/u1", sq(where(`{"fieldFilter":{},"unaryFilter":{}}`)), "exactly one of fieldFilter, compositeFilter and unaryFilter"},
+		{"unary IS_NULL", "users/u1", sq(where(unary("a", "IS_NULL"))), ""},
+		{"unary unknown", "users/u1", sq(where(unary("a", "IS_EMPTY"))), `unaryFilter: unknown operator "IS_EMPTY"`},
+		{"unary on __name__", "users/u1", sq(where(unary("__name__", "IS_NULL"))), "does not apply to __name__"},
+		{"AND", "users/u1", sq(where(and(ff("a", "EQUAL", one), and(ff("b", "EQUAL", one))))), ""},
+		{"OR", "users/u1", sq(where(`{"compositeFilter":{"op":"OR","filters":[` + ff("a", "EQUAL", one) + `]}}`)), "OR filters are not supported"},
+		{"empty AND", "users/u1", sq(where(`{"compositeFilter":{"op":"AND","filters":[]}}`)), "filters must be a non-empty array"},
+		{"nested error names its place", "users/u1", sq(where(and(ff("a", "EQUAL", one), ff("b", "NOPE", one)))), "structuredQuery.where.compositeFilter.filters[1].fieldFilter: unknown operator"},
+
+		// Filters: field names, by the spec's rule.
+		{"dotted field", "users/u1", sq(where(ff("a.b", "EQUAL", one))), ""},
+		{"quoted field", "users/u1", sq(where(ff("`odd.name`", "EQUAL", one))), ""},
+		{"empty field", "users/u1", sq(where(ff("", "EQUAL", one))), "field path is empty"},
+		{"empty segment", "users/u1", sq(where(ff("a..b", "EQUAL", one))), `field path "a..b" has an empty segment`},
+		{"reserved field", "users/u1", sq(where(ff("__x__", "EQUAL", one))), "is reserved"},
+		{"field with ~", "users/u1", sq(where(ff("`a~b`", "EQUAL", one))), `field name "a~b" contains '~'`},
+		{"field with [", "users/u1", sq(where(ff("a[0]", "EQUAL", one))), `contains '['`},
+		{"orderBy reserved field", "users/u1", sq(orderBy("__x__")), "structuredQuery.orderBy[0].field: "},
+		{"orderBy field with *", "users/u1", sq(orderBy("`a*`")), `contains '*'`},
+		{"orderBy __name__", "users/u1", sq(orderBy("__name__ DESCENDING")), ""},
+		{"orderBy unknown direction", "users/u1", sq(orderBy("a UP")), `unknown direction "UP"`},
+		{"orderBy twice", "users/u1", sq(orderBy("a", "a DESCENDING")), `orderBy[1]: "a" is ordered twice`},
+
+		// IN, NOT_IN, ARRAY_CONTAINS_ANY need a non-empty array, within Firestore's limits.
+		{"IN", "users/u1", sq(where(ff("a", "IN", ints(1)))), ""},
+		{"IN empty", "users/u1", sq(where(ff("a", "IN", empty))), "IN needs a non-empty array value"},
+		{"IN not an array", "users/u1", sq(where(ff("a", "IN", one))), "needs a non-empty array value"},
+		{"IN holding arrays", "users/u1", sq(where(ff("a", "IN", `{"arrayValue":{"values":[{"arrayValue":{"values":[`+one+`]}}]}}`))), ""},
+		{"IN 30", "users/u1", sq(where(ff("a", "IN", ints(30)))), ""},
+		{"IN 31", "users/u1", sq(where(ff("a", "IN", ints(31)))), "IN takes at most 30 values, not 31"},
+		{"NOT_IN", "users/u1", sq(where(ff("a", "NOT_IN", ints(10)))), ""},
+		{"NOT_IN empty", "users/u1", sq(where(ff("a", "NOT_IN", empty))), "NOT_IN needs a non-empty array value"},
+		{"NOT_IN 11", "users/u1", sq(where(ff("a", "NOT_IN", ints(11)))), "NOT_IN takes at most 10 values"},
+		{"ARRAY_CONTAINS_ANY", "users/u1", sq(where(ff("a", "ARRAY_CONTAINS_ANY", ints(2)))), ""},
+		{"ARRAY_CONTAINS_ANY empty", "users/u1", sq(where(ff("a", "ARRAY_CONTAINS_ANY", empty))), "ARRAY_CONTAINS_ANY needs a non-empty array value"},
+		{"ARRAY_CONTAINS_ANY null", "users/u1", sq(where(ff("a", "ARRAY_CONTAINS_ANY", null))), "needs a non-empty array value"},
+		{"ARRAY_CONTAINS with an array", "users/u1", sq(where(ff("a", "ARRAY_CONTAINS", one))), ""},
+		{"IN × ARRAY_CONTAINS_ANY 30", "users/u1", sq(where(and(ff("a", "IN", ints(6)), ff("b", "ARRAY_CONTAINS_ANY", ints(5))))), ""},
+		{"IN × ARRAY_CONTAINS_ANY 36", "users/u1", sq(where(and(ff("a", "IN", ints(6)), ff("b", "ARRAY_CONTAINS_ANY", ints(6))))), "more than 30 disjunctions"},
+
+		// Combinations Firestore refuses.
+		{"one NOT_EQUAL", "users/u1", sq(where(and(ff("a", "NOT_EQUAL", one), ff("b", "LESS_THAN", one)))), ""},
+		{"two NOT_EQUAL", "users/u1", sq(where(and(ff("a", "NOT_EQUAL", one), ff("b", "NOT_EQUAL", one)))), "at most one NOT_EQUAL, NOT_IN, IS_NOT_NULL or IS_NOT_NAN"},
+		{"NOT_EQUAL and IS_NOT_NULL", "users/u1", sq(where(and(ff("a", "NOT_EQUAL", one), unary("b", "IS_NOT_NULL")))), "at most one NOT_EQUAL"},
+		{"NOT_IN with IN", "users/u1", sq(where(and(ff("a", "NOT_IN", ints(2)), ff("b", "IN", ints(2))))), "NOT_IN cannot be combined with IN"},
+		{"two ARRAY_CONTAINS", "users/u1", sq(where(and(ff("a", "ARRAY_CONTAINS", one), ff("b", "ARRAY_CONTAINS", one)))), "at most one ARRAY_CONTAINS"},
+		{"ARRAY_CONTAINS with ANY", "users/u1", sq(where(and(ff("a", "ARRAY_CONTAINS", one), ff("b", "ARRAY_CONTAINS_ANY", ints(2))))), "cannot be combined with ARRAY_CONTAINS_ANY"},
+
+		// __name__ filters and the spec's empty document id.
+		{"__name__ by id", "users/u1", sq(where(ff("__name__", "EQUAL", `{"stringValue":"h1"}`))), ""},
+		{"__name__ by reference", "users/u1", sq(where(ff("__name__", "GREATER_THAN", `{"referenceValue":"users/u1/history/h1"}`))), ""},
+		{"__name__ empty id", "users/u1", sq(where(ff("__name__", "EQUAL", `{"stringValue":""}`))), "an empty document id is invalid"},
+		{"__name__ IN with an empty id", "users/u1", sq(where(ff("__name__", "IN", `{"arrayValue":{"values":[{"stringValue":"h1"},{"stringValue":""}]}}`))), "values[1]: an empty document id is invalid"},
+		{"__name__ id with a slash", "users/u1", sq(where(ff("__name__", "EQUAL", `{"stringValue":"a/b"}`))), `contains "/"`},
+		{"__name__ reference to a collection", "users/u1", sq(where(ff("__name__", "EQUAL", `{"referenceValue":"users/u1/history"}`))), "users/u1/history is a collection, not a document"},
+		{"__name__ with an integer", "users/u1", sq(where(ff("__name__", "EQUAL", one))), "__name__ is compared with a referenceValue"},
+		{"__name__ ARRAY_CONTAINS", "users/u1", sq(where(ff("__name__", "ARRAY_CONTAINS", `{"stringValue":"h1"}`))), "ARRAY_CONTAINS does not apply to __name__"},
+		{"__name__ in a map", "users/u1", sq(where(ff("a.__name__", "EQUAL", one))), "is reserved"},
+
+		// limit and limitToLast.
+		{"limit", "users/u1", sq(`"limit":1`), ""},
+		{"negative limit", "users/u1", sq(`"limit":-1`), "structuredQuery.limit -1 is outside 1..2147483647"},
+		{"zero limit", "users/u1", sq(`"limit":0`), "outside 1.."},
+		{"huge limit", "users/u1", sq(`"limit":2147483648`), "outside 1.."},
+		{"fractional limit", "users/u1", sq(`"limit":1.5`), "must be an integer"},
+		{"string limit", "users/u1", sq(`"limit":"5"`), "must be an integer"},
+		{"limitToLast with orderBy", "users/u1", sq(orderBy("a"), `"limit":2`, `"limitToLast":true`), ""},
+		{"limitToLast without orderBy", "users/u1", sq(`"limit":2`, `"limitToLast":true`), "limitToLast needs an orderBy"},
+		{"limitToLast with only an inequality", "users/u1", sq(where(ff("a", "GREATER_THAN", one)), `"limit":2`, `"limitToLast":true`), "limitToLast needs an orderBy"},
+		{"limitToLast without limit", "users/u1", sq(orderBy("a"), `"limitToLast":true`), "limitToLast needs a limit"},
+		{"limitToLast false without orderBy", "users/u1", sq(`"limit":2`, `"limitToLast":false`), ""},
+
+		// Cursors.
+		{"cursor on the explicit order", "users/u1", sq(orderBy("a"), `"startAt":{"values":[`+one+`],"before":true}`), ""},
+		{"cursor reaching __name__", "users/u1", sq(orderBy("a"), `"startAt":{"values":[`+one+`,{"stringValue":"h1"}]}`), ""},
+		{"cursor past the ordering", "users/u1", sq(orderBy("a"), `"startAt":{"values":[`+one+`,{"stringValue":"h1"},`+one+`]}`), "structuredQuery.startAt has 3 values, more than the 2 orderings of the query (a, __name__)"},
+		{"cursor without orderBy", "users/u1", sq(`"endAt":{"values":[{"stringValue":"h1"}]}`), ""},
+		{"cursor without orderBy, two values", "users/u1", sq(`"endAt":{"values":[{"stringValue":"h1"},` + one + `]}`), "more than the 1 orderings"},
+		{"cursor on an inequality field", "users/u1", sq(where(ff("a", "LESS_THAN", one)), `"endAt":{"values":[`+one+`,{"stringValue":"h1"}]}`), ""},
+		{"empty cursor", "users/u1", sq(orderBy("a"), `"startAt":{"values":[]}`), "structuredQuery.startAt.values must be a non-empty array"},
+		{"cursor with an empty document id", "users/u1", sq(`"startAt":{"values":[{"stringValue":""}]}`), "structuredQuery.startAt.values[0]: an empty document id is invalid"},
+		{"cursor __name__ not a name", "users/u1", sq(`"startAt":{"values":[` + one + `]}`), "__name__ is compared with a referenceValue"},
+		{"cursor before not a bool", "users/u1", sq(orderBy("a"), `"startAt":{"values":[`+one+`],"before":"yes"}`), "before must be true or false"},
+		{"cursor bad value", "users/u1", sq(orderBy("a"), `"startAt":{"values":[{"geoPointValue":{"latitude":91}}]}`), "structuredQuery.startAt.values[0]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := ParseQuery(tt.parent, []byte(tt.query))
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("ParseQuery(%s) = %v", tt.query, err)
+				}
+				if err := q.Validate(); err != nil {
+					t.Fatalf("parsed query does not validate: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.Is(err, ErrInvalidArgument) {
+				t.Fatalf("ParseQuery(%s) = %v, want invalid-argument containing %q", tt.query, err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestParseQueryShape(t *testing.T) {
+	query := sq(
+		where(and(
+			ff("tool", "EQUAL", `{"stringValue":"area"}`),
+			and(unary("result", "IS_NOT_NULL"), unary("r", "IS_NAN")),
+			ff("__name__", "IN", `{"arrayValue":{"values":[{"stringValue":"h1"},{"referenceValue":"users/u2/history/h2"}]}}`),
+		)),
+		orderBy("at DESCENDING", "`odd.name`"),
+		`"limit":50`, `"limitToLast":true`,
+		`"startAt":{"values":[{"integerValue":"5"}],"before":true}`,
+		// The IS_NOT_NULL makes result an implicit ordering before __name__.
+		`"endAt":{"values":[{"integerValue":"1"},{"stringValue":"x"},{"stringValue":"r"},{"stringValue":"h9"}]}`,
+	)
+	q, err := ParseQuery("users/u1", []byte(query))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Query{
+		Parent: mustPath(t, "users/u1/history"),
+		Where: []Filter{
+			{Field: FieldPath{"tool"}, Op: OpEqual, Value: qStr("area")},
+			{Field: FieldPath{"result"}, Op: OpNotEqual, Value: Value{Kind: Null}},
+			{Field: FieldPath{"r"}, Op: OpEqual, Value: qDbl(math.NaN())},
+			{Field: FieldPath{"__name__"}, Op: OpIn, Value: qArr(qStr("users/u1/history/h1"), qStr("users/u2/history/h2"))},
+		},
+		OrderBy:     []Order{{FieldPath{"at"}, true}, {FieldPath{"odd.name"}, false}},
+		Limit:       50,
+		LimitToLast: true,
+		StartAt:     &Cursor{Values: []Value{qInt(5)}, Before: true},
+		EndAt:       &Cursor{Values: []Value{qInt(1), qStr("x"), qStr("r"), qStr("users/u1/history/h9")}},
+	}
+	// NaN != NaN for DeepEqual: compare that filter apart.
+	if nan := q.Where[2].Value; nan.Kind != Double || !math.IsNaN(nan.Double) {
+		t.Errorf("IS_NAN value = %v", nan)
+	}
+	q.Where[2].Value, want.Where[2].Value = Value{}, Value{}
+	if !reflect.DeepEqual(q.Where, want.Where) || !reflect.DeepEqual(q.OrderBy, want.OrderBy) ||
+		!reflect.DeepEqual(q.StartAt, want.StartAt) || !reflect.DeepEqual(q.EndAt, want.EndAt) {
+		t.Errorf("ParseQuery =\n%+v\n%+v %+v\nwant\n%+v\n%+v %+v", q.Where, q.StartAt, q.EndAt, want.Where, want.StartAt, want.EndAt)
+	}
+	q.Where, q.OrderBy, q.StartAt, q.EndAt = nil, nil, nil, nil
+	want.Where, want.OrderBy, want.StartAt, want.EndAt = nil, nil, nil, nil
+	if !reflect.DeepEqual(q, want) {
+		t.Errorf("ParseQuery = %+v, want %+v", q, want)
+	}
+}
+
+func TestNormalized(t *testing.T) {
+	name := Order{Field: FieldPath{"__name__"}}
+	nameDesc := Order{Field: FieldPath{"__name__"}, Descending: true}
+	asc := func(f ...string) Order { return Order{Field: FieldPath(f)} }
+	desc := func(f ...string) Order { return Order{Field: FieldPath(f), Descending: true} }
+	flt := func(op Op, f ...string) Filter { return Filter{Field: FieldPath(f), Op: op, Value: qInt(1)} }
+	tests := []struct {
+		name string
+		q    Query
+		want []Order
+	}{
+		{"nothing", Query{}, []Order{name}},
+		{"explicit", Query{OrderBy: []Order{asc("a")}}, []Order{asc("a"), name}},
+		{"explicit descending", Query{OrderBy: []Order{asc("a"), desc("b")}}, []Order{asc("a"), desc("b"), nameDesc}},
+		{"equality adds nothing", Query{Where: []Filter{flt(OpEqual, "a"), flt(OpIn, "b"), flt(OpArrayContains, "c")}}, []Order{name}},
+		{"inequality first", Query{Where: []Filter{flt(OpGreaterThan, "a")}}, []Order{asc("a"), name}},
+		{"NOT_EQUAL and NOT_IN are inequalities", Query{Where: []Filter{flt(OpNotIn, "b"), flt(OpNotEqual, "a")}}, []Order{asc("a"), asc("b"), name}},
+		{"inequality fields in path order, once", Query{Where: []Filter{flt(OpLessThan, "b"), flt(OpGreaterThan, "a", "z"), flt(OpGreaterThan, "b"), flt(OpLessThan, "a")}},
+			[]Order{asc("a"), asc("a", "z"), asc("b"), name}},
+		{"after explicit, in its direction", Query{Where: []Filter{flt(OpLessThan, "b")}, OrderBy: []Order{desc("c")}}, []Order{desc("c"), desc("b"), nameDesc}},
+		{"already ordered", Query{Where: []Filter{flt(OpLessThan, "b")}, OrderBy: []Order{desc("b")}}, []Order{desc("b"), nameDesc}},
+		{"explicit __name__", Query{OrderBy: []Order{nameDesc}}, []Order{nameDesc}},
+		{"explicit __name__ first", Query{OrderBy: []Order{name, desc("a")}}, []Order{name, desc("a")}},
+		{"__name__ inequality", Query{Where: []Filter{{Field: FieldPath{"__name__"}, Op: OpGreaterThan, Value: qStr("c/d")}}}, []Order{name}},
+	}
+	for _, tt := range tests {
+		if got := tt.q.Normalized(); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: Normalized = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestValidateBuiltQuery covers the rules a hand-built Query can break that
+// the JSON parser cannot produce.
+func TestValidateBuiltQuery(t *testing.T) {
+	coll := mustPath(t, "users/u1/history")
+	valid := Query{Parent: coll, Where: []Filter{{Field: FieldPath{"a"}, Op: OpEqual, Value: qInt(1)}}}
+	if err := valid.Validate(); err != nil {
+		t.Fatalf("valid query: %v", err)
+	}
+	tests := []struct {
+		name    string
+		edit    func(q *Query)
+		wantErr string
+	}{
+		{"document parent", func(q *Query) { q.Parent = mustPath(t, "users/u1") }, "is not a collection"},
+		{"unknown op", func(q *Query) { q.Where[0].Op = "LIKE" }, `unknown operator "LIKE"`},
+		{"empty field", func(q *Query) { q.Where[0].Field = nil }, "field path is empty"},
+		{"bad field name", func(q *Query) { q.Where[0].Field = FieldPath{"a", ""} }, "field name is empty"},
+		{"__name__ with a number", func(q *Query) { q.Where[0].Field = FieldPath{"__name__"} }, "not integerValue"},
+		{"__name__ with a collection path", func(q *Query) {
+			q.Where[0] = Filter{Field: FieldPath{"__name__"}, Op: OpEqual, Value: qStr("users")}
+		}, "users is a collection, not a document"},
+		{"negative limit", func(q *Query) { q.Limit = -1 }, "limit -1 is negative"},
+		{"cursor __name__ value", func(q *Query) { q.StartAt = &Cursor{Values: []Value{qInt(1)}} }, "startAt.values[0] (for __name__)"},
+		{"too many clauses", func(q *Query) {
+			for range 100 {
+				q.OrderBy = append(q.OrderBy, Order{Field: FieldPath{fmt.Sprint("f", len(q.OrderBy))}})
+			}
+		}, "more than 100"},
+	}
+	for _, tt := range tests {
+		q := valid
+		q.Where = append([]Filter(nil), valid.Where...)
+		tt.edit(&q)
+		err := q.Validate()
+		if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("%s: Validate = %v, want invalid-argument containing %q", tt.name, err, tt.wantErr)
+		}
+	}
+}
+
+// FuzzParseQuery: the parser never panics, returns only invalid-argument
+// errors, and whatever it accepts validates and runs.
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{
+		sq(),
+		sq(where(and(ff("a", "IN", ints(3)), unary("b", "IS_NOT_NAN"))), orderBy("c DESCENDING"), `"limit":2`, `"limitToLast":true`),
+		sq(where(ff("__name__", "NOT_IN", list(ref("a"), `{"stringValue":"b"}`))), cursor("startAt", false, ref("c"))),
+		sq(where(ff("n", "GREATER_THAN", nan)), orderBy("n"), cursor("endAt", true, one, ref("x"))),
+		sq(where(ff("tags", "ARRAY_CONTAINS_ANY", list(null, strY)))),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q, err := ParseQuery("users/u1", []byte(s))
+		if err != nil {
+			if !errors.Is(err, ErrInvalidArgument) {
+				t.Fatalf("ParseQuery(%s) error %v is not invalid-argument", s, err)
+			}
+			return
+		}
+		if err := q.Validate(); err != nil {
+			t.Fatalf("ParseQuery(%s) accepted a query that does not validate: %v", s, err)
+		}
+		got := Run(q, refDocs(t))
+		if q.Limit > 0 && len(got) > q.Limit {
+			t.Fatalf("Run returned %d documents, limit %d", len(got), q.Limit)
+		}
+	})
+}
