@@ -36,7 +36,7 @@ func migratedTemplate(admin string) (string, error) {
 }
 
 func findOrMakeTemplate(ctx context.Context, admin string) (string, error) {
-	all, err := store.Migrations()
+	all, err := store.Migrations(store.Postgres)
 	if err != nil {
 		return "", err
 	}
