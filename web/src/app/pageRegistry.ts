@@ -3,7 +3,7 @@
 // pages are app/pages/{page name}.tsx.
 import type { ComponentType } from 'react';
 import type { Payload } from '../router/payload';
-import type { PageName } from '../lib/site';
+import { pageFeatures, type PageName } from '../lib/site';
 
 export interface PageProps {
   payload: Payload;
@@ -15,20 +15,13 @@ export interface PageProps {
 
 type PageModule = { default: ComponentType<PageProps> };
 
-/** The feature that is each tool page: one name for its folder, messages and page module. */
-export const pageFeatures: Partial<Record<PageName, string>> = {
-  'flip-image': 'flip',
-  'area-calculator': 'area',
-  'speed-calculator': 'speed',
-};
-
 const modules = import.meta.glob<PageModule>(['./pages/*.tsx', '../features/*/page.tsx']);
 const loaded = new Map<PageName, ComponentType<PageProps>>();
 
 /** A page module's path under src/. */
 const modulePath = (page: PageName) => {
   const feature = pageFeatures[page];
-  return feature ? `features/${feature}/page.tsx` : `app/pages/${page}.tsx`;
+  return feature ? `features/${feature.name}/page.tsx` : `app/pages/${page}.tsx`;
 };
 
 /** The glob's key of a path under src/ (Vite writes this folder's own files as ./). */

@@ -5,18 +5,11 @@
 // asks for its own with `ensureNamespaces`. Each file is its own chunk. The build refuses a
 // locale that lacks a key (messages.test.ts), so a page loads its own locale only; English is
 // loaded as the fallback only when a locale's chunk fails to load.
-import { defaultLocale, type LocaleCode, type PageName } from '../lib/site';
+import { defaultLocale, pageFeatures, type LocaleCode, type PageName } from '../lib/site';
 import { createTranslator, type I18n, type Namespace } from './translator';
 
 export type { I18n, Namespace } from './translator';
 export type Messages = typeof import('./locales/en.json');
-
-/** The namespaces each page needs besides `translation`; one place for this fact. */
-export const pageNamespaces: Partial<Record<PageName, readonly Namespace[]>> = {
-  'area-calculator': ['calculator', 'area'],
-  'speed-calculator': ['calculator', 'speed'],
-  'flip-image': ['flip'],
-};
 
 export type Loader = (ns: Namespace, code: LocaleCode) => Promise<object>;
 
@@ -40,7 +33,11 @@ export const loadMessages: Loader = (ns, code) => {
   return load();
 };
 
-const namespacesOf = (page?: PageName): Namespace[] => ['translation', ...((page && pageNamespaces[page]) ?? [])];
+/** What a page needs: `translation`, and a tool page its feature's namespace and those it uses. */
+function namespacesOf(page?: PageName): Namespace[] {
+  const feature = page && pageFeatures[page];
+  return ['translation', ...((feature ? [...(feature.uses ?? []), feature.name] : []) as Namespace[])];
+}
 
 /** Manifest keys of the message chunks a page needs, for the prerender step's preload links. */
 export function messageChunks(code: LocaleCode, page?: PageName): string[] {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import ruleCases from '../../../internal/site/testdata/rules.json';
-import { localeOfPath, pagePath, payloadPath, redirect, resolve, routeName, routeRules, routes } from './site';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { localeOfPath, pageFeatures, pagePath, payloadPath, redirect, resolve, routeName, routeRules, routes } from './site';
 
 describe('site table', () => {
   it('has 7 pages in 8 locales', () => {
@@ -48,4 +50,12 @@ describe('route rules (internal/site/testdata/rules.json)', () => {
       });
     });
   }
+});
+
+describe('page features', () => {
+  const src = join(__dirname, '..');
+  it.each(Object.entries(pageFeatures))('%s is a feature folder with its page and its messages', (_, feature) => {
+    for (const file of ['page.tsx', 'messages.ts', 'locales/en.json']) expect(existsSync(join(src, 'features', feature.name, file)), file).toBe(true);
+    for (const ns of feature.uses ?? []) expect(existsSync(join(src, ns, 'locales/en.json')), ns).toBe(true);
+  });
 });

@@ -51,6 +51,16 @@ export const limits = table.limits;
 /** How many rules one redirect chains at most. */
 export const maxRedirectHops: number = table.maxRedirectHops;
 
+/**
+ * The feature behind each tool page: its folder (features/{name}/), its message namespace and
+ * its page module share the name; `uses` are the shared namespaces it needs besides its own.
+ */
+export const pageFeatures: Partial<Record<PageName, { name: string; uses?: readonly string[] }>> = {
+  'flip-image': { name: 'flip' },
+  'area-calculator': { name: 'area', uses: ['calculator'] },
+  'speed-calculator': { name: 'speed', uses: ['calculator'] },
+};
+
 export const toolPages = pages.filter((p) => p.nav === 'tool') as readonly (Page & { name: ToolName })[];
 export const footerPages = pages.filter((p) => p.nav === 'footer');
 
