@@ -3,16 +3,19 @@ package docstore
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Sentinels for errors.Is; the server maps each to a status and a stable code.
 var (
 	ErrInvalidArgument    = errors.New("invalid-argument")    // 400
+	ErrUnauthenticated    = errors.New("unauthenticated")     // 401
 	ErrNotFound           = errors.New("not-found")           // 404
 	ErrPermissionDenied   = errors.New("permission-denied")   // 403
 	ErrFailedPrecondition = errors.New("failed-precondition") // 412
 	ErrAborted            = errors.New("aborted")             // 409
 	ErrResourceExhausted  = errors.New("resource-exhausted")  // 429
+	ErrUnavailable        = errors.New("unavailable")         // 503
 )
 
 // Error is a failure with a public message that names the offending part
@@ -22,6 +25,9 @@ var (
 type Error struct {
 	Code    error
 	Message string
+	// RetryAfter is, for resource-exhausted, how long to wait before the request can succeed
+	// (the HTTP API's Retry-After); zero when unknown.
+	RetryAfter time.Duration
 }
 
 // Error returns the public message.

@@ -1,0 +1,235 @@
+package docstore
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"handy/internal/store"
+)
+
+// docState is one document as a batch sees it: loaded once, then changed by each write.
+type docState struct {
+	path, parent string
+	wasLive      bool // live in the database before the batch: its index rows are there
+	live         bool
+	raw          []byte // the fields' JSON when live
+	fields       Fields // decoded lazily, for a merge
+	created      int64
+	updated      int64
+	rows         []IndexRow // the index rows when live, computed lazily
+	dirty        bool
+}
+
+// applyBatch applies p's writes at the next commit time, or finds the answer already given
+// to the same batch (replayed). The caller rolls back what it wrote unless the answer is a
+// success.
+func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, c *clock, p *pending) (a answer, replayed bool) {
+	fail := func(err error) (answer, bool) {
+		return answer{err: fmt.Errorf("docstore: commit: %w", err)}, false
+	}
+	if p.req.ClientID != "" {
+		a, found, err := rememberedAnswer(ctx, tx, p.caller, p.req)
+		if err != nil {
+			return fail(err)
+		}
+		if found {
+			return a, true
+		}
+	}
+	t := s.nextTime(c)
+	if err := s.takeTokens(ctx, tx, p.caller, max(1, len(p.writes)), t); err != nil {
+		return answer{err: err}, false
+	}
+	states := make(map[string]*docState)
+	var order []*docState
+	results := make([]WriteResult, len(p.writes))
+	for i := range p.writes {
+		w := &p.writes[i]
+		st, ok := states[w.path]
+		if !ok {
+			var err error
+			if st, err = loadDoc(ctx, tx, w); err != nil {
+				return fail(err)
+			}
+			states[w.path] = st
+			order = append(order, st)
+		}
+		r, err := st.apply(w, t)
+		if err != nil {
+			return answer{err: err}, false
+		}
+		results[i] = r
+	}
+	res := CommitResult{WriteResults: results, CommitTime: fromMicros(t), Version: c.version}
+	changes := false
+	for _, st := range order {
+		changes = changes || st.dirty && (st.live || st.wasLive)
+	}
+	if !changes {
+		return answer{result: res}, false
+	}
+	c.version++
+	res.Version = c.version
+	var grown []string // history collections that gained a document
+	for _, st := range order {
+		if !st.dirty || !st.live && !st.wasLive {
+			continue
+		}
+		if err := st.store(ctx, tx, p.caller, c.version); err != nil {
+			return fail(err)
+		}
+		if st.live && !st.wasLive && isHistory(st.parent) {
+			grown = append(grown, st.parent)
+		}
+	}
+	for _, parent := range grown {
+		if err := s.pruneHistory(ctx, tx, parent, t, c.version); err != nil {
+			return fail(err)
+		}
+	}
+	return answer{result: res}, false
+}
+
+func loadDoc(ctx context.Context, tx *store.Tx, w *prepared) (*docState, error) {
+	st := &docState{path: w.path, parent: w.parent}
+	var fields sql.NullString
+	err := tx.QueryRow(ctx, "SELECT fields, create_time, update_time FROM docs WHERE path = ?", w.path).
+		Scan(&fields, &st.created, &st.updated)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("read %s: %w", w.path, err)
+	}
+	if fields.Valid {
+		st.wasLive, st.live, st.raw = true, true, []byte(fields.String)
+	}
+	return st, nil
+}
+
+// apply applies one write to the document's state at commit time t.
+func (st *docState) apply(w *prepared, t int64) (WriteResult, error) {
+	if err := st.check(w.Precondition); err != nil {
+		return WriteResult{}, err
+	}
+	if w.Delete {
+		if st.live {
+			st.live, st.raw, st.fields, st.rows, st.updated, st.dirty = false, nil, nil, nil, t, true
+		}
+		return WriteResult{}, nil
+	}
+	raw, fields, rows := w.json, w.Fields, w.rows
+	if w.Merge {
+		base, err := st.decoded()
+		if err != nil {
+			return WriteResult{}, err
+		}
+		fields = ApplyMask(base, w.Fields, w.Mask)
+		if raw, err = EncodeFields(fields); err != nil {
+			return WriteResult{}, err
+		}
+		if err := checkSize(w.path, fields); err != nil {
+			return WriteResult{}, err
+		}
+		rows = nil
+	}
+	if st.live && bytes.Equal(raw, st.raw) {
+		// Firestore leaves a document that a write does not change as it was, updateTime
+		// included; so does its version here, and listeners hear nothing.
+		return WriteResult{UpdateTime: fromMicros(st.updated)}, nil
+	}
+	if !st.live {
+		st.created = t
+	}
+	st.live, st.raw, st.fields, st.rows, st.updated, st.dirty = true, raw, fields, rows, t, true
+	return WriteResult{UpdateTime: fromMicros(t)}, nil
+}
+
+// check evaluates a write's precondition against the document as the batch has left it.
+func (st *docState) check(pre Precondition) error {
+	fail := func(format string, args ...any) error {
+		return &Error{Code: ErrFailedPrecondition, Message: fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case pre.Exists != nil && *pre.Exists && !st.live:
+		return fail("document %q does not exist", st.path)
+	case pre.Exists != nil && !*pre.Exists && st.live:
+		return fail("document %q already exists", st.path)
+	case !pre.UpdateTime.IsZero() && !st.live:
+		return fail("document %q does not exist", st.path)
+	case !pre.UpdateTime.IsZero() && st.updated != pre.UpdateTime.UnixMicro():
+		return fail("document %q was last updated at %s, not %s", st.path,
+			fromMicros(st.updated).Format(time.RFC3339Nano), pre.UpdateTime.UTC().Format(time.RFC3339Nano))
+	}
+	return nil
+}
+
+// decoded returns the document's fields for a merge, empty when there is no document.
+func (st *docState) decoded() (Fields, error) {
+	if !st.live || st.fields != nil {
+		return st.fields, nil
+	}
+	f, err := DecodeFields(st.raw)
+	if err != nil {
+		return nil, fmt.Errorf("stored fields of %s: %w", st.path, err)
+	}
+	st.fields = f
+	return f, nil
+}
+
+// store writes the document's final state at version v: its row (a tombstone when deleted)
+// and its index rows.
+func (st *docState) store(ctx context.Context, tx *store.Tx, owner string, v int64) error {
+	if st.wasLive {
+		if _, err := tx.Exec(ctx, "DELETE FROM doc_index WHERE path = ?", st.path); err != nil {
+			return fmt.Errorf("unindex %s: %w", st.path, err)
+		}
+	}
+	if !st.live {
+		if _, err := tx.Exec(ctx, "UPDATE docs SET fields = NULL, update_time = ?, version = ? WHERE path = ?", st.updated, v, st.path); err != nil {
+			return fmt.Errorf("delete %s: %w", st.path, err)
+		}
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO docs (path, parent, owner, fields, create_time, update_time, version) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (path) DO UPDATE SET fields = excluded.fields, create_time = excluded.create_time,
+			update_time = excluded.update_time, version = excluded.version`,
+		st.path, st.parent, owner, string(st.raw), st.created, st.updated, v); err != nil {
+		return fmt.Errorf("write %s: %w", st.path, err)
+	}
+	rows := st.rows
+	if rows == nil {
+		p, err := ParseDocumentPath(st.path)
+		if err != nil {
+			return err
+		}
+		rows = indexRows(p, st.fields)
+	}
+	return insertIndexRows(ctx, tx, rows)
+}
+
+// indexInsertRows bounds one INSERT's rows (4 parameters each), well under both engines'
+// limits on parameters.
+const indexInsertRows = 250
+
+func insertIndexRows(ctx context.Context, tx *store.Tx, rows []IndexRow) error {
+	for len(rows) > 0 {
+		chunk := rows[:min(len(rows), indexInsertRows)]
+		rows = rows[len(chunk):]
+		var q bytes.Buffer
+		q.WriteString("INSERT INTO doc_index (parent, field, key, path) VALUES ")
+		args := make([]any, 0, 4*len(chunk))
+		for i, r := range chunk {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString("(?, ?, ?, ?)")
+			args = append(args, r.Parent, r.Field, r.Key, r.Path)
+		}
+		if _, err := tx.Exec(ctx, q.String(), args...); err != nil {
+			return fmt.Errorf("index %s: %w", chunk[0].Path, err)
+		}
+	}
+	return nil
+}

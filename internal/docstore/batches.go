@@ -1,0 +1,168 @@
+package docstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"handy/internal/store"
+)
+
+// rememberedAnswer looks for the answer given to req's batch, or to a later one: a batch whose
+// BatchID is not above the last answered is never applied again. found reports whether the
+// batch was answered before; the answer is then the first one, or, when it is no longer kept,
+// a failed-precondition that says so.
+func rememberedAnswer(ctx context.Context, tx *store.Tx, owner string, req CommitRequest) (a answer, found bool, err error) {
+	var last int64
+	var result string
+	err = tx.QueryRow(ctx, "SELECT batch_id, result FROM doc_batches WHERE owner = ? AND client_id = ? ORDER BY batch_id DESC LIMIT 1",
+		owner, req.ClientID).Scan(&last, &result)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && last < req.BatchID {
+		return answer{}, false, nil
+	}
+	if err != nil {
+		return answer{}, false, fmt.Errorf("read the last batch of %q: %w", req.ClientID, err)
+	}
+	if last != req.BatchID {
+		err = tx.QueryRow(ctx, "SELECT result FROM doc_batches WHERE owner = ? AND client_id = ? AND batch_id = ?",
+			owner, req.ClientID, req.BatchID).Scan(&result)
+		if errors.Is(err, sql.ErrNoRows) {
+			return answer{err: &Error{Code: ErrFailedPrecondition, Message: fmt.Sprintf(
+				"batch %d of client %q comes after batch %d, and its answer is not kept: it was not applied now", req.BatchID, req.ClientID, last)}}, true, nil
+		}
+		if err != nil {
+			return answer{}, false, fmt.Errorf("read batch %d of %q: %w", req.BatchID, req.ClientID, err)
+		}
+	}
+	a, err = decodeAnswer(result)
+	if err != nil {
+		return answer{}, false, fmt.Errorf("batch %d of %q: %w", req.BatchID, req.ClientID, err)
+	}
+	return a, true, nil
+}
+
+// remember stores a batch's final answer and forgets all but the client's last keptBatches.
+func (s *Store) remember(ctx context.Context, tx *store.Tx, p *pending, a answer) error {
+	if p.req.ClientID == "" {
+		return nil
+	}
+	raw, err := encodeAnswer(a)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, "INSERT INTO doc_batches (owner, client_id, batch_id, result) VALUES (?, ?, ?, ?)",
+		p.caller, p.req.ClientID, p.req.BatchID, string(raw)); err != nil {
+		return fmt.Errorf("remember batch %d of %q: %w", p.req.BatchID, p.req.ClientID, err)
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM doc_batches WHERE owner = ? AND client_id = ? AND batch_id < (
+		SELECT batch_id FROM doc_batches WHERE owner = ? AND client_id = ? ORDER BY batch_id DESC LIMIT 1 OFFSET ?)`,
+		p.caller, p.req.ClientID, p.caller, p.req.ClientID, keptBatches-1); err != nil {
+		return fmt.Errorf("forget old batches of %q: %w", p.req.ClientID, err)
+	}
+	return nil
+}
+
+// storedAnswer is an answer as doc_batches keeps it: the commit's result in its JSON form, or
+// the error's code and public message.
+type storedAnswer struct {
+	Result *CommitResult `json:"result,omitempty"`
+	Error  *storedError  `json:"error,omitempty"`
+}
+
+type storedError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func encodeAnswer(a answer) ([]byte, error) {
+	if a.err == nil {
+		return json.Marshal(storedAnswer{Result: &a.result})
+	}
+	var e *Error
+	if !errors.As(a.err, &e) {
+		return nil, fmt.Errorf("only a domain error is an answer to keep: %w", a.err)
+	}
+	return json.Marshal(storedAnswer{Error: &storedError{Code: e.Code.Error(), Message: e.Message}})
+}
+
+func decodeAnswer(raw string) (answer, error) {
+	var s storedAnswer
+	if err := json.Unmarshal([]byte(raw), &s); err != nil {
+		return answer{}, fmt.Errorf("stored answer: %w", err)
+	}
+	switch {
+	case s.Result != nil:
+		return answer{result: *s.Result}, nil
+	case s.Error != nil:
+		for _, code := range []error{ErrInvalidArgument, ErrUnauthenticated, ErrNotFound, ErrPermissionDenied,
+			ErrFailedPrecondition, ErrAborted, ErrResourceExhausted, ErrUnavailable} {
+			if code.Error() == s.Error.Code {
+				return answer{err: &Error{Code: code, Message: s.Error.Message}}, nil
+			}
+		}
+		return answer{}, fmt.Errorf("stored answer: unknown code %q", s.Error.Code)
+	}
+	return answer{}, errors.New("stored answer: neither a result nor an error")
+}
+
+// commitResultJSON is CommitResult in Firestore REST v1's CommitResponse shape, plus our
+// version (an int64, so a decimal string as proto3 JSON writes them).
+type commitResultJSON struct {
+	WriteResults []writeResultJSON `json:"writeResults"`
+	CommitTime   string            `json:"commitTime"`
+	Version      string            `json:"version"`
+}
+
+type writeResultJSON struct {
+	UpdateTime string `json:"updateTime,omitempty"`
+}
+
+// MarshalJSON encodes r as Firestore REST v1's CommitResponse, with our version:
+// {"writeResults":[{"updateTime":"…"},{}],"commitTime":"…","version":"12"}; a delete's result
+// is {}.
+func (r CommitResult) MarshalJSON() ([]byte, error) {
+	out := commitResultJSON{WriteResults: make([]writeResultJSON, len(r.WriteResults)),
+		CommitTime: formatTime(r.CommitTime), Version: strconv.FormatInt(r.Version, 10)}
+	for i, w := range r.WriteResults {
+		if !w.UpdateTime.IsZero() {
+			out.WriteResults[i].UpdateTime = formatTime(w.UpdateTime)
+		}
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reverses MarshalJSON.
+func (r *CommitResult) UnmarshalJSON(raw []byte) error {
+	var in commitResultJSON
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return fmt.Errorf("commit result: %w", err)
+	}
+	var out CommitResult
+	var err error
+	if out.CommitTime, err = time.Parse(time.RFC3339Nano, in.CommitTime); err != nil {
+		return fmt.Errorf("commit result: commitTime: %w", err)
+	}
+	if out.Version, err = strconv.ParseInt(in.Version, 10, 64); err != nil {
+		return fmt.Errorf("commit result: version: %w", err)
+	}
+	out.WriteResults = make([]WriteResult, len(in.WriteResults))
+	for i, w := range in.WriteResults {
+		if w.UpdateTime == "" {
+			continue
+		}
+		if out.WriteResults[i].UpdateTime, err = time.Parse(time.RFC3339Nano, w.UpdateTime); err != nil {
+			return fmt.Errorf("commit result: writeResults[%d]: %w", i, err)
+		}
+	}
+	*r = out
+	return nil
+}
+
+// formatTime writes a commit time as Firestore does, in UTC to the microsecond.
+func formatTime(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000000Z")
+}

@@ -1,0 +1,207 @@
+package docstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+)
+
+// Commit limits besides the document's (MaxDocumentBytes, MaxDepth).
+const (
+	MaxWrites          = 500     // writes in one commit, Firestore's
+	MaxDocumentBytes   = 1 << 20 // DocumentSize of one document, Firestore's 1 MiB
+	MaxStoredPathBytes = 512     // a written document's path; see MaxIndexEntryBytes
+	MaxClientIDBytes   = 128
+	keptBatches        = 32 // answers remembered per client for exactly-once commits
+)
+
+// CommitRequest is an atomic batch of writes, as Firestore REST v1's commit, with ClientID and
+// BatchID for exactly-once delivery: a client numbers its batches with increasing BatchIDs,
+// and a batch whose BatchID is not above the last one answered for its ClientID is never
+// applied again; it gets the first answer back (see Commit).
+type CommitRequest struct {
+	Writes   []Write
+	ClientID string // empty: no exactly-once bookkeeping
+	BatchID  int64  // > 0 when ClientID is set
+}
+
+// Write is one write of a commit: a delete, or an update that replaces the document (Merge
+// false) or sets only the paths of Mask (Merge true: Firestore's updateMask, whose masked paths
+// absent from Fields are deleted). An update creates the document if need be.
+type Write struct {
+	Path         Path
+	Delete       bool
+	Fields       Fields
+	Merge        bool
+	Mask         []FieldPath
+	Precondition Precondition
+}
+
+// Precondition is Firestore's currentDocument: at most one of its conditions may be set.
+type Precondition struct {
+	Exists     *bool     // the document must exist (true) or must not (false)
+	UpdateTime time.Time // non-zero: the document must exist with exactly this updateTime
+}
+
+// CommitResult is a commit's answer.
+type CommitResult struct {
+	WriteResults []WriteResult
+	CommitTime   time.Time
+	// Version is the store-wide version at which the commit's changes are visible: its own,
+	// or, when it changed nothing (only no-op writes), the last one before it.
+	Version int64
+}
+
+// WriteResult is one write's answer: the document's updateTime after it, which is the commit
+// time, or the previous updateTime when the write left the document as it was (as Firestore
+// does); zero after a delete.
+type WriteResult struct {
+	UpdateTime time.Time
+}
+
+// Commit applies req atomically for caller, whose documents (users/{caller} and below) are the
+// only ones it may write, and answers once the batch is durably committed.
+//
+// Commits from all callers are queued to one committer, which applies as many as are waiting
+// in one transaction, each in its own savepoint so that a failing batch fails alone, then
+// commits once: one fsync for many batches. If ctx ends first, Commit returns ctx's error, but
+// a batch already queued may still be applied: that is what ClientID and BatchID are for.
+//
+// Errors are *Error: invalid-argument (the request, or a merged document over the limits),
+// unauthenticated, permission-denied, failed-precondition (a precondition, naming the
+// document; or a BatchID below the last answered whose answer is no longer kept),
+// resource-exhausted (the write rate, with RetryAfter; such an answer is not remembered, so the
+// same batch may be sent again later), unavailable (the Store is closed or the database
+// failed; nothing was applied unless the database failed while committing, which a resend
+// with the same BatchID resolves).
+func (s *Store) Commit(ctx context.Context, caller string, req CommitRequest) (CommitResult, error) {
+	writes, err := prepare(caller, req)
+	if err != nil {
+		return CommitResult{}, err
+	}
+	p := &pending{caller: caller, req: req, writes: writes, answer: make(chan answer, 1)}
+	select {
+	case <-s.closing:
+		return CommitResult{}, errClosed
+	default:
+	}
+	select {
+	case s.queue <- p:
+	case <-s.closing:
+		return CommitResult{}, errClosed
+	case <-ctx.Done():
+		return CommitResult{}, fmt.Errorf("docstore: commit: %w", ctx.Err())
+	}
+	select {
+	case a := <-p.answer:
+		return a.result, a.err
+	case <-s.done:
+		// Close raced with the send: the committer answered everything it took before it
+		// stopped, so an empty answer channel means p was never taken.
+		select {
+		case a := <-p.answer:
+			return a.result, a.err
+		default:
+			return CommitResult{}, errClosed
+		}
+	case <-ctx.Done():
+		return CommitResult{}, fmt.Errorf("docstore: commit: %w", ctx.Err())
+	}
+}
+
+var errClosed = &Error{Code: ErrUnavailable, Message: "the document store is shutting down; try again"}
+
+// prepared is a write checked and, for a replace or delete, made ready on the caller's
+// goroutine, so that the committer only reads, compares and writes.
+type prepared struct {
+	Write
+	path   string
+	parent string
+	json   []byte     // the new fields' JSON, for a replace
+	rows   []IndexRow // the new index rows, for a replace
+}
+
+// prepare validates a request as far as it can without the stored documents.
+func prepare(caller string, req CommitRequest) ([]prepared, error) {
+	if caller == "" {
+		return nil, authorize(caller, Path{})
+	}
+	if len(req.Writes) > MaxWrites {
+		return nil, invalidf("a commit has %d writes, more than %d", len(req.Writes), MaxWrites)
+	}
+	switch {
+	case req.ClientID == "" && req.BatchID != 0:
+		return nil, invalidf("batchId needs a clientId")
+	case req.ClientID != "" && req.BatchID <= 0:
+		return nil, invalidf("clientId needs a batchId above 0")
+	case len(req.ClientID) > MaxClientIDBytes || !utf8.ValidString(req.ClientID):
+		return nil, invalidf("clientId must be valid UTF-8 of at most %d bytes", MaxClientIDBytes)
+	}
+	out := make([]prepared, len(req.Writes))
+	for i, w := range req.Writes {
+		p, err := prepareWrite(caller, w)
+		if err != nil {
+			if e := (*Error)(nil); errors.As(err, &e) && e.Code == ErrInvalidArgument {
+				return nil, invalidf("write %d: %s", i, e.Message)
+			}
+			return nil, err
+		}
+		out[i] = p
+	}
+	return out, nil
+}
+
+func prepareWrite(caller string, w Write) (prepared, error) {
+	if !w.Path.IsDocument() {
+		return prepared{}, invalidf("%q is not a document path", w.Path.String())
+	}
+	if err := authorize(caller, w.Path); err != nil {
+		return prepared{}, err
+	}
+	p := prepared{Write: w, path: w.Path.String(), parent: w.Path.Parent().String()}
+	switch {
+	case len(p.path) > MaxStoredPathBytes:
+		return prepared{}, invalidf("document path %.40q… is longer than %d bytes", p.path, MaxStoredPathBytes)
+	case w.Precondition.Exists != nil && !w.Precondition.UpdateTime.IsZero():
+		return prepared{}, invalidf("a precondition has both exists and updateTime")
+	case w.Delete && (w.Fields != nil || w.Merge || w.Mask != nil):
+		return prepared{}, invalidf("a delete has fields or an updateMask")
+	case !w.Merge && w.Mask != nil:
+		return prepared{}, invalidf("an updateMask needs Merge")
+	case w.Delete:
+		return p, nil
+	}
+	for _, fp := range w.Mask {
+		if len(fp) == 0 {
+			return prepared{}, invalidf("updateMask has an empty field path")
+		}
+		for _, name := range fp {
+			if err := ValidFieldName(name); err != nil {
+				return prepared{}, invalidf("updateMask %s: %s", fp.String(), err.Error())
+			}
+		}
+	}
+	// Encoding validates what a Go caller may have built by hand (names, depth, geo points,
+	// timestamps), as decoding validates what came as JSON.
+	raw, err := EncodeFields(w.Fields)
+	if err != nil {
+		return prepared{}, err
+	}
+	if !w.Merge {
+		if err := checkSize(p.path, w.Fields); err != nil {
+			return prepared{}, err
+		}
+		p.json, p.rows = raw, indexRows(w.Path, w.Fields)
+	}
+	return p, nil
+}
+
+// checkSize applies the 1 MiB limit to a document's new content.
+func checkSize(path string, f Fields) error {
+	if n := DocumentSize(path, f); n > MaxDocumentBytes {
+		return invalidf("document %q would be %d bytes, more than %d (1 MiB)", path, n, MaxDocumentBytes)
+	}
+	return nil
+}

@@ -1,0 +1,190 @@
+package docstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"handy/internal/store"
+)
+
+const (
+	// queueSize bounds the commits waiting for the committer; past it, Commit waits (and its
+	// context can end the wait), which is the back-pressure on writers.
+	queueSize = 4096
+	// maxGroupWrites stops a group from growing, so that one transaction stays short and a
+	// full batch still fits; a single batch of up to MaxWrites always goes.
+	maxGroupWrites = 2000
+	// groupTimeout bounds one group's transaction, so that a stuck database fails the waiting
+	// commits (unavailable) instead of holding them for ever.
+	groupTimeout = 30 * time.Second
+)
+
+// pending is one Commit waiting for the committer.
+type pending struct {
+	caller string
+	req    CommitRequest
+	writes []prepared
+	answer chan answer // buffered: the committer never waits for a caller that left
+}
+
+type answer struct {
+	result CommitResult
+	err    error
+}
+
+// clock is doc_clock's row as a group advances it: the last version and commit time (Unix
+// microseconds) handed out.
+type clock struct {
+	version, time int64
+}
+
+// commitLoop is the committer: it takes whatever commits are queued, applies them in one
+// transaction and answers them, until Close; then it answers what is still queued and stops.
+func (s *Store) commitLoop() {
+	defer close(s.done)
+	for {
+		select {
+		case p := <-s.queue:
+			s.commitGroup(s.collect(p))
+		case <-s.closing:
+			for {
+				select {
+				case p := <-s.queue:
+					s.commitGroup(s.collect(p))
+				default:
+					return
+				}
+			}
+		}
+	}
+}
+
+// collect adds to first the commits already waiting, up to maxGroupWrites writes. It never
+// waits for more: while one group is being committed the next one gathers in the queue, so
+// batching grows with the load and costs nothing when there is none.
+func (s *Store) collect(first *pending) []*pending {
+	group := []*pending{first}
+	for n := len(first.writes); n < maxGroupWrites; {
+		select {
+		case p := <-s.queue:
+			group = append(group, p)
+			n += max(1, len(p.writes))
+		default:
+			return group
+		}
+	}
+	return group
+}
+
+// commitGroup applies a group in one transaction, each batch in its own savepoint, commits,
+// tells the notify hook and answers every batch: an answer always means committed.
+func (s *Store) commitGroup(group []*pending) {
+	// The batches belong to the committer now: a caller that leaves does not cancel the others.
+	ctx, cancel := context.WithTimeout(context.Background(), groupTimeout)
+	defer cancel()
+	answers := make([]answer, len(group))
+	changed := make(map[string]int64)
+	err := s.st.InTx(ctx, func(tx *store.Tx) error {
+		clear(changed)
+		var c clock
+		// The row lock serialises commits, across instances on PostgreSQL too, before anything
+		// is read: versions follow commit order, and the exactly-once check sees every batch
+		// committed before.
+		if err := tx.QueryRow(ctx, "UPDATE doc_clock SET version = version WHERE id = 1 RETURNING version, update_time").
+			Scan(&c.version, &c.time); err != nil {
+			return fmt.Errorf("lock the clock: %w", err)
+		}
+		start := c
+		for i, p := range group {
+			before := c.version
+			a, err := s.commitBatch(ctx, tx, &c, p)
+			if err != nil {
+				return err
+			}
+			answers[i] = a
+			if c.version != before {
+				changed[p.caller] = c.version
+			}
+		}
+		if c == start {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, "UPDATE doc_clock SET version = ?, update_time = ? WHERE id = 1", c.version, c.time); err != nil {
+			return fmt.Errorf("advance the clock: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		failed := fmt.Errorf("docstore: commit: %w: %w", err,
+			&Error{Code: ErrUnavailable, Message: "the commit could not be completed; send it again"})
+		for _, p := range group {
+			p.answer <- answer{err: failed}
+		}
+		return
+	}
+	if len(changed) > 0 {
+		s.notify(changed)
+	}
+	for i, p := range group {
+		p.answer <- answers[i]
+	}
+}
+
+// commitBatch applies one batch inside a savepoint, remembers its answer for exactly-once
+// delivery when it is final, and returns it. Only a failure of the savepoint machinery itself
+// is returned as an error, which fails the whole group; anything else fails this batch alone.
+func (s *Store) commitBatch(ctx context.Context, tx *store.Tx, c *clock, p *pending) (answer, error) {
+	if _, err := tx.Exec(ctx, "SAVEPOINT batch"); err != nil {
+		return answer{}, fmt.Errorf("savepoint: %w", err)
+	}
+	saved := *c
+	rollback := func() error {
+		*c = saved
+		if _, err := tx.Exec(ctx, "ROLLBACK TO SAVEPOINT batch"); err != nil {
+			return fmt.Errorf("roll back a batch: %w", err)
+		}
+		return nil
+	}
+	a, replayed := s.applyBatch(ctx, tx, c, p)
+	var domain *Error
+	switch {
+	case replayed:
+	case a.err == nil:
+		if err := s.remember(ctx, tx, p, a); err != nil {
+			if err := rollback(); err != nil {
+				return answer{}, err
+			}
+			a = answer{err: fmt.Errorf("docstore: commit: %w", err)}
+		}
+	case errors.As(a.err, &domain) && domain.Code != ErrResourceExhausted:
+		// A permanent refusal (a precondition, a merged document over the limits) is the
+		// batch's answer: remembered, so that a resend cannot succeed where the first failed.
+		if err := rollback(); err != nil {
+			return answer{}, err
+		}
+		if err := s.remember(ctx, tx, p, a); err != nil {
+			if err := rollback(); err != nil {
+				return answer{}, err
+			}
+			a = answer{err: fmt.Errorf("docstore: commit: %w", err)}
+		}
+	default:
+		// Resource exhausted (try again later) or a database error: not an answer to keep.
+		if err := rollback(); err != nil {
+			return answer{}, err
+		}
+	}
+	if _, err := tx.Exec(ctx, "RELEASE SAVEPOINT batch"); err != nil {
+		return answer{}, fmt.Errorf("release a savepoint: %w", err)
+	}
+	return a, nil
+}
+
+// nextTime returns the commit time of the next batch: now, but always after the last one, so
+// that an updateTime names one state of a document.
+func (s *Store) nextTime(c *clock) int64 {
+	c.time = max(s.now().UnixMicro(), c.time+1)
+	return c.time
+}

@@ -1,0 +1,161 @@
+package docstore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"handy/internal/store"
+	"handy/internal/store/storetest"
+)
+
+// TestGroupCommit runs 64 concurrent committers: every batch is answered, the successful ones
+// have gap-free versions in commit order, each batch is atomic, a failing batch fails alone,
+// and the notify hook hears of every change, fewer times than there were commits.
+func TestGroupCommit(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		const clients, rounds = 64, 6
+		var mu sync.Mutex
+		notified := map[string]int64{}
+		calls := 0
+		s := openStore(t, st, WithWriteRate(0, 0), WithNotify(func(owners map[string]int64) {
+			mu.Lock()
+			defer mu.Unlock()
+			calls++
+			for o, v := range owners {
+				notified[o] = max(notified[o], v)
+			}
+		}))
+		type acked struct {
+			client, round int
+			r             CommitResult
+		}
+		results := make(chan acked, clients*rounds)
+		errs := make(chan error, clients*rounds)
+		var wg sync.WaitGroup
+		for c := range clients {
+			wg.Go(func() {
+				uid := fmt.Sprintf("u%d", c%16) // several clients per user
+				for k := range rounds {
+					w := []Write{
+						put(fmt.Sprintf("users/%s/history/c%d-%d", uid, c, k), Fields{"c": intV(int64(c)), "k": intV(int64(k))}),
+						merge("users/"+uid, Fields{fmt.Sprintf("c%d", c): intV(int64(k))}, fmt.Sprintf("c%d", c)),
+					}
+					fails := (c+k)%5 == 0
+					if fails {
+						missing := put(fmt.Sprintf("users/%s/none/x", uid), nil)
+						missing.Precondition.Exists = boolP(true)
+						w = append(w, missing)
+					}
+					r, err := s.Commit(context.Background(), uid, CommitRequest{Writes: w})
+					switch {
+					case fails && err == nil:
+						errs <- fmt.Errorf("client %d round %d: a failing batch passed", c, k)
+					case fails:
+					case err != nil:
+						errs <- fmt.Errorf("client %d round %d: %w", c, k, err)
+					default:
+						results <- acked{c, k, r}
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(results)
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		var all []acked
+		for a := range results {
+			all = append(all, a)
+		}
+		slices.SortFunc(all, func(a, b acked) int { return int(a.r.Version - b.r.Version) })
+		for i, a := range all {
+			if a.r.Version != int64(i+1) {
+				t.Fatalf("versions %d, %d, … are not 1, 2, …: not gap-free", all[0].r.Version, all[1].r.Version)
+			}
+			if i > 0 && !a.r.CommitTime.After(all[i-1].r.CommitTime) {
+				t.Fatalf("version %d committed at %v, not after version %d", a.r.Version, a.r.CommitTime, i)
+			}
+		}
+		for _, a := range all {
+			uid := fmt.Sprintf("u%d", a.client%16)
+			d, err := get0(t, s, uid, fmt.Sprintf("users/%s/history/c%d-%d", uid, a.client, a.round))
+			if err != nil || d.Version != a.r.Version {
+				t.Fatalf("client %d round %d: %+v, %v; committed at version %d", a.client, a.round, d, err, a.r.Version)
+			}
+		}
+		for c := range clients {
+			uid := fmt.Sprintf("u%d", c%16)
+			d, err := get0(t, s, uid, "users/"+uid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The user document holds each client's last successful round: no write was lost.
+			last := -1
+			for _, a := range all {
+				if a.client == c {
+					last = max(last, a.round)
+				}
+			}
+			if got := d.Fields[fmt.Sprintf("c%d", c)]; !Equal(got, intV(int64(last))) {
+				t.Errorf("client %d: users/%s has %v, want round %d", c, uid, got, last)
+			}
+			if _, err := get0(t, s, uid, fmt.Sprintf("users/%s/none/x", uid)); err == nil {
+				t.Errorf("a failing batch wrote users/%s/none/x", uid)
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if len(notified) != 16 || notified["u0"] == 0 || calls >= len(all) {
+			t.Errorf("notify heard %d owners in %d calls for %d commits", len(notified), calls, len(all))
+		}
+		t.Logf("%d commits in %d transactions", len(all), calls)
+	})
+}
+
+func get0(t *testing.T, s *Store, uid, path string) (Doc, error) {
+	t.Helper()
+	return s.Get(context.Background(), uid, mustPath(t, path))
+}
+
+// BenchmarkCommitParallel measures acknowledged single-write commits per second from 64
+// concurrent clients, each its own user creating history entries (the write rate is off).
+func BenchmarkCommitParallel(b *testing.B) {
+	for _, e := range storetest.Engines() {
+		b.Run(e.Name, func(b *testing.B) {
+			const clients = 64
+			s := openStore(b, e.Open(b), WithWriteRate(0, 0))
+			var next sync.Mutex
+			n := 0
+			b.ResetTimer()
+			start := time.Now()
+			var wg sync.WaitGroup
+			for c := range clients {
+				wg.Go(func() {
+					for k := 0; ; k++ {
+						next.Lock()
+						if n == b.N {
+							next.Unlock()
+							return
+						}
+						n++
+						next.Unlock()
+						w := put(fmt.Sprintf("users/u%d/history/h%d", c, k), Fields{"tool": strV("area"), "k": intV(int64(k))})
+						if _, err := s.Commit(context.Background(), fmt.Sprintf("u%d", c), CommitRequest{Writes: []Write{w}}); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "commits/s")
+		})
+	}
+}

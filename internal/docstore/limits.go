@@ -1,0 +1,88 @@
+package docstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"handy/internal/store"
+)
+
+// takeTokens charges n writes to owner's token bucket at time now (Unix microseconds), or
+// refuses them with resource-exhausted and the time until they would pass. The bucket is a
+// row updated in the commit's transaction, so the rate holds across instances and restarts.
+// A rate of zero or less disables the limit.
+func (s *Store) takeTokens(ctx context.Context, tx *store.Tx, owner string, n int, now int64) error {
+	if s.rate <= 0 {
+		return nil
+	}
+	tokens, at := s.burst, now
+	err := tx.QueryRow(ctx, "SELECT tokens, at FROM doc_rate WHERE owner = ?", owner).Scan(&tokens, &at)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("docstore: commit: read the write rate: %w", err)
+	}
+	elapsed := float64(max(0, now-at)) / 1e6
+	tokens = min(s.burst, tokens+elapsed*s.rate)
+	if need := float64(n); tokens < need {
+		// Whole milliseconds, rounded up: a client that waits exactly this long passes.
+		wait := time.Duration(math.Ceil((need-tokens)/s.rate*1e3)) * time.Millisecond
+		return &Error{
+			Code:       ErrResourceExhausted,
+			Message:    fmt.Sprintf("too many writes: at most %g per second; try again in %s", s.rate, wait),
+			RetryAfter: wait,
+		}
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO doc_rate (owner, tokens, at) VALUES (?, ?, ?)
+		ON CONFLICT (owner) DO UPDATE SET tokens = excluded.tokens, at = excluded.at`, owner, tokens-float64(n), now); err != nil {
+		return fmt.Errorf("docstore: commit: charge the write rate: %w", err)
+	}
+	return nil
+}
+
+// isHistory reports whether a collection path is a users/{uid}/history collection, whose
+// size is limited.
+func isHistory(parent string) bool {
+	p, err := ParseCollectionPath(parent)
+	return err == nil && p.Len() == 3 && p.Segment(0) == "users" && p.Segment(2) == "history"
+}
+
+// pruneHistory deletes, as tombstones at time t and version v, the oldest documents (by
+// createTime) of a history collection past the limit, in the commit that overfilled it.
+func (s *Store) pruneHistory(ctx context.Context, tx *store.Tx, parent string, t, v int64) error {
+	var n int
+	// The __name__ index rows count the live documents without reading the tombstones.
+	if err := tx.QueryRow(ctx, "SELECT COUNT(*) FROM doc_index WHERE parent = ? AND field = ?", parent, nameField).Scan(&n); err != nil {
+		return fmt.Errorf("count %s: %w", parent, err)
+	}
+	if n <= s.historyLimit {
+		return nil
+	}
+	rows, err := tx.Query(ctx, "SELECT path FROM docs WHERE parent = ? AND fields IS NOT NULL ORDER BY create_time, path LIMIT ?", parent, n-s.historyLimit)
+	if err != nil {
+		return fmt.Errorf("find the oldest of %s: %w", parent, err)
+	}
+	var oldest []string
+	for rows.Next() {
+		var path string
+		if err := rows.Scan(&path); err != nil {
+			rows.Close()
+			return fmt.Errorf("find the oldest of %s: %w", parent, err)
+		}
+		oldest = append(oldest, path)
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return fmt.Errorf("find the oldest of %s: %w", parent, err)
+	}
+	for _, path := range oldest {
+		if _, err := tx.Exec(ctx, "DELETE FROM doc_index WHERE path = ?", path); err != nil {
+			return fmt.Errorf("prune %s: %w", path, err)
+		}
+		if _, err := tx.Exec(ctx, "UPDATE docs SET fields = NULL, update_time = ?, version = ? WHERE path = ?", t, v, path); err != nil {
+			return fmt.Errorf("prune %s: %w", path, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,212 @@
+package docstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"handy/internal/store"
+)
+
+// Store is the document store over a migrated database of either engine. Reads go straight to
+// the database; commits go through one committer goroutine per Store (see Commit), so Close
+// must be called.
+type Store struct {
+	st           *store.Store
+	now          func() time.Time
+	notify       func(owners map[string]int64)
+	rate         float64 // writes per second per user, refilled continuously
+	burst        float64 // the bucket's size: writes a user may make at once
+	historyLimit int
+
+	queue     chan *pending
+	closing   chan struct{} // closed by Close: no new commits
+	done      chan struct{} // closed when the committer has answered everything queued
+	closeOnce sync.Once
+}
+
+// Default limits. The write rate lets a client that was offline replay a full batch at once and
+// then write a few times a second, far above what a person using the tools produces.
+const (
+	DefaultWriteRate    = 10  // writes per second per user
+	DefaultWriteBurst   = 500 // writes at once, one full batch
+	DefaultHistoryLimit = 10000
+)
+
+// Option configures a Store.
+type Option func(*Store)
+
+// WithClock sets the source of commit times (tests); time.Now by default.
+func WithClock(now func() time.Time) Option { return func(s *Store) { s.now = now } }
+
+// WithNotify sets the hook told, after every transaction that changed documents, the owners
+// whose documents changed and the version of their newest change. It runs on the committer
+// goroutine before the commits are answered, so it must not block: hand the news on (a
+// channel, pg_notify from another goroutine) and return.
+func WithNotify(fn func(owners map[string]int64)) Option {
+	return func(s *Store) { s.notify = fn }
+}
+
+// WithWriteRate sets the per-user write rate: perSecond writes refilled continuously into a
+// bucket of burst writes; a commit takes one per write. burst must be at least MaxWrites, or
+// a full batch could never pass.
+func WithWriteRate(perSecond float64, burst int) Option {
+	return func(s *Store) { s.rate, s.burst = perSecond, float64(max(burst, MaxWrites)) }
+}
+
+// WithHistoryLimit sets how many documents a users/{uid}/history collection keeps (tests).
+func WithHistoryLimit(n int) Option { return func(s *Store) { s.historyLimit = n } }
+
+// New returns a Store over st, which must be migrated, and starts its committer.
+func New(st *store.Store, opts ...Option) *Store {
+	s := &Store{
+		st:           st,
+		now:          time.Now,
+		notify:       func(map[string]int64) {},
+		rate:         DefaultWriteRate,
+		burst:        DefaultWriteBurst,
+		historyLimit: DefaultHistoryLimit,
+		queue:        make(chan *pending, queueSize),
+		closing:      make(chan struct{}),
+		done:         make(chan struct{}),
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	go s.commitLoop()
+	return s
+}
+
+// Close stops accepting commits, waits until every queued one is committed and answered, and
+// returns. It does not close the database, which belongs to the caller.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() { close(s.closing) })
+	<-s.done
+	return nil
+}
+
+// authorize applies the access rule to a document or collection path: a signed-in caller
+// reads and writes only users/{caller} and below.
+func authorize(caller string, p Path) error {
+	if caller == "" {
+		return &Error{Code: ErrUnauthenticated, Message: "sign in to read or write documents"}
+	}
+	if owner, ok := p.Owner(); !ok || owner != caller {
+		return &Error{Code: ErrPermissionDenied, Message: fmt.Sprintf("no access to %q: only users/{your uid} and below", p.String())}
+	}
+	return nil
+}
+
+// Get returns the document at p, or a not-found Error when there is none (or it was deleted).
+func (s *Store) Get(ctx context.Context, caller string, p Path) (Doc, error) {
+	if err := authorize(caller, p); err != nil {
+		return Doc{}, err
+	}
+	if !p.IsDocument() {
+		return Doc{}, invalidf("%q is a collection, not a document", p.String())
+	}
+	var fields sql.NullString
+	var created, updated, version int64
+	err := s.st.QueryRow(ctx, "SELECT fields, create_time, update_time, version FROM docs WHERE path = ?", p.String()).
+		Scan(&fields, &created, &updated, &version)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && !fields.Valid {
+		return Doc{}, &Error{Code: ErrNotFound, Message: fmt.Sprintf("document %q not found", p.String())}
+	}
+	if err != nil {
+		return Doc{}, fmt.Errorf("docstore: get %s: %w", p.String(), err)
+	}
+	d, err := storedDoc(p, fields.String, created, updated, version)
+	if err != nil {
+		return Doc{}, fmt.Errorf("docstore: get: %w", err)
+	}
+	return d, nil
+}
+
+// storedDoc rebuilds a Doc from a live docs row.
+func storedDoc(p Path, fields string, created, updated, version int64) (Doc, error) {
+	f, err := DecodeFields([]byte(fields))
+	if err != nil {
+		return Doc{}, fmt.Errorf("stored fields of %s: %w", p.String(), err)
+	}
+	return Doc{Path: p, Fields: f, CreateTime: fromMicros(created), UpdateTime: fromMicros(updated), Version: version}, nil
+}
+
+func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+// ExportDoc is one document in an account export, decoded to plain JSON (see PlainJSON).
+type ExportDoc struct {
+	Path       string    `json:"path"`
+	CreateTime time.Time `json:"createTime"`
+	UpdateTime time.Time `json:"updateTime"`
+	Fields     any       `json:"fields"`
+}
+
+// Export returns every live document of uid, in path order, for the account's data export.
+func (s *Store) Export(ctx context.Context, uid string) ([]ExportDoc, error) {
+	type exported struct {
+		path Path
+		doc  ExportDoc
+	}
+	var all []exported
+	err := s.st.InTx(ctx, func(tx *store.Tx) error {
+		rows, err := tx.Query(ctx, "SELECT path, fields, create_time, update_time FROM docs WHERE owner = ? AND fields IS NOT NULL", uid)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var path, fields string
+			var created, updated int64
+			if err := rows.Scan(&path, &fields, &created, &updated); err != nil {
+				return err
+			}
+			p, err := ParseDocumentPath(path)
+			if err != nil {
+				return fmt.Errorf("stored path %q: %w", path, err)
+			}
+			d, err := storedDoc(p, fields, created, updated, 0)
+			if err != nil {
+				return err
+			}
+			all = append(all, exported{p, ExportDoc{Path: path, CreateTime: d.CreateTime, UpdateTime: d.UpdateTime, Fields: PlainJSON(d.Fields)}})
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("docstore: export %s: %w", uid, err)
+	}
+	// Sorted here: SQL's order of the joined text is not the order of paths (see Path.Compare).
+	slices.SortFunc(all, func(a, b exported) int { return a.path.Compare(b.path) })
+	out := make([]ExportDoc, len(all))
+	for i, e := range all {
+		out[i] = e.doc
+	}
+	return out, nil
+}
+
+// DeleteOwner erases every document of uid, tombstones included, with their index rows, the
+// answers remembered for exactly-once commits and the write-rate bucket: the account's
+// deletion calls it in its own transaction. It takes the commit clock's row lock first, so a
+// commit of uid's running at the same time on another instance either finishes before or
+// waits and then writes after; the account deletion must end uid's sessions in the same
+// transaction so that no such commit is authorised afterwards.
+func DeleteOwner(ctx context.Context, tx *store.Tx, uid string) error {
+	if _, err := tx.Exec(ctx, "UPDATE doc_clock SET version = version WHERE id = 1"); err != nil {
+		return fmt.Errorf("docstore: delete the documents of %s: lock the clock: %w", uid, err)
+	}
+	for _, stmt := range []string{
+		"DELETE FROM doc_index WHERE path IN (SELECT path FROM docs WHERE owner = ? AND fields IS NOT NULL)",
+		"DELETE FROM docs WHERE owner = ?",
+		"DELETE FROM doc_batches WHERE owner = ?",
+		"DELETE FROM doc_rate WHERE owner = ?",
+	} {
+		if _, err := tx.Exec(ctx, stmt, uid); err != nil {
+			return fmt.Errorf("docstore: delete the documents of %s: %w", uid, err)
+		}
+	}
+	return nil
+}
