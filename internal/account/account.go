@@ -78,7 +78,7 @@ func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = 
 // New returns a Service over a migrated store that holds accounts to the site's limits
 // (site.json, which the front end checks too).
 func New(st *store.Store, logger *slog.Logger, bounds site.Limits, opts ...Option) (*Service, error) {
-	s := &Service{store: st, logger: logger, bounds: bounds, params: DefaultParams, limits: DefaultLimits, now: time.Now}
+	s := &Service{store: st, logger: logger, bounds: bounds, params: DefaultParams, limits: DefaultLimits, now: nowMillis}
 	for _, o := range opts {
 		o(s)
 	}
@@ -109,6 +109,10 @@ func (s *Service) Signup(ctx context.Context, c Credentials) (string, User, erro
 	if !s.validPassword(c.Password) {
 		return "", User{}, ErrInvalidPassword
 	}
+	displayName, err := s.displayName(c.DisplayName)
+	if err != nil {
+		return "", User{}, err
+	}
 	hash, err := hashPassword(s.params, c.Password)
 	if err != nil {
 		return "", User{}, err
@@ -131,7 +135,7 @@ func (s *Service) Signup(ctx context.Context, c Credentials) (string, User, erro
 		if token, err = s.newSession(ctx, tx, u.ID, now); err != nil {
 			return err
 		}
-		return createUserDoc(ctx, tx, u.ID, now, c.DisplayName, c.Locale)
+		return createUserDoc(ctx, tx, u.ID, now, displayName, c.Locale)
 	})
 	if err != nil {
 		// Two sign-ups with one address at once: the loser hits the unique index.
@@ -326,3 +330,7 @@ func randomHex(n int) string {
 }
 
 func ms(t time.Time) int64 { return t.UnixMilli() }
+
+// nowMillis is the service's clock: times are stored in milliseconds, so they are answered in
+// milliseconds too, the same whether they come from a sign-in or from a later read.
+func nowMillis() time.Time { return time.Now().Truncate(time.Millisecond) }

@@ -143,18 +143,22 @@ func TestSignupRejects(t *testing.T) {
 		}
 		for _, tt := range []struct {
 			name, email, password string
+			displayName           string
 			want                  error
 		}{
-			{"taken", "A@EXAMPLE.com", "12345678", ErrEmailTaken},
-			{"no at", "a.example.com", "12345678", ErrInvalidEmail},
-			{"display name form", "Ada <b@example.com>", "12345678", ErrInvalidEmail},
-			{"no dot in domain", "b@localhost", "12345678", ErrInvalidEmail},
-			{"too long", strings.Repeat("x", 250) + "@e.com", "12345678", ErrInvalidEmail},
-			{"short password", "b@example.com", "1234567", ErrInvalidPassword},
-			{"long password", "b@example.com", strings.Repeat("x", 1025), ErrInvalidPassword},
-			{"not UTF-8", "b@example.com", "\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8", ErrInvalidPassword},
+			{"taken", "A@EXAMPLE.com", "12345678", "", ErrEmailTaken},
+			{"no at", "a.example.com", "12345678", "", ErrInvalidEmail},
+			{"display name form", "Ada <b@example.com>", "12345678", "", ErrInvalidEmail},
+			{"no dot in domain", "b@localhost", "12345678", "", ErrInvalidEmail},
+			{"too long", strings.Repeat("x", 250) + "@e.com", "12345678", "", ErrInvalidEmail},
+			{"short password", "b@example.com", "1234567", "", ErrInvalidPassword},
+			{"long password", "b@example.com", strings.Repeat("x", 1025), "", ErrInvalidPassword},
+			{"not UTF-8", "b@example.com", "\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8", "", ErrInvalidPassword},
+			// The display name follows the profile's rule (UpdateProfile) from the start.
+			{"long display name", "b@example.com", "12345678", strings.Repeat("é", site.Default().Limits().DisplayNameMaxLength+1), ErrInvalidName},
+			{"control in display name", "b@example.com", "12345678", "Ada\x07", ErrInvalidName},
 		} {
-			if _, _, err := s.Signup(ctx, Credentials{Email: tt.email, Password: tt.password}); !errors.Is(err, tt.want) {
+			if _, _, err := s.Signup(ctx, Credentials{Email: tt.email, Password: tt.password, DisplayName: tt.displayName}); !errors.Is(err, tt.want) {
 				t.Errorf("%s: %v, want %v", tt.name, err, tt.want)
 			}
 		}

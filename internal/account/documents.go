@@ -79,9 +79,9 @@ type ProfileUpdate struct {
 func (s *Service) UpdateProfile(ctx context.Context, u User, p ProfileUpdate) (json.RawMessage, error) {
 	fields := map[string]any{}
 	if p.DisplayName != nil {
-		name := strings.TrimSpace(*p.DisplayName)
-		if utf8.RuneCountInString(name) > s.bounds.DisplayNameMaxLength || !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
-			return nil, ErrInvalidName
+		name, err := s.displayName(*p.DisplayName)
+		if err != nil {
+			return nil, err
 		}
 		fields["displayName"] = name
 	}
@@ -123,4 +123,14 @@ func isJPEG(b64text string) bool {
 		return false
 	}
 	return raw[0] == 0xFF && raw[1] == 0xD8 && raw[2] == 0xFF
+}
+
+// displayName is a display name as it is kept: trimmed, at most the site's limit in characters,
+// valid UTF-8 without control characters (sign-up and profile edits check the same rule).
+func (s *Service) displayName(raw string) (string, error) {
+	name := strings.TrimSpace(raw)
+	if utf8.RuneCountInString(name) > s.bounds.DisplayNameMaxLength || !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
+		return "", ErrInvalidName
+	}
+	return name, nil
 }
