@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"handy/internal/store"
 )
 
 func TestHelp(t *testing.T) {
@@ -44,12 +47,20 @@ func TestNotBuilt(t *testing.T) {
 	}
 }
 
-// TestMigrate applies the migrations to a new SQLite database and exits without serving; a
+// TestMigrate applies every migration to a new SQLite database and exits without serving; a
 // second run finds nothing to do.
 func TestMigrate(t *testing.T) {
 	t.Parallel()
+	all, err := store.Migrations(store.SQLite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions := make([]string, len(all))
+	for i, m := range all {
+		versions[i] = strconv.Itoa(m.Version)
+	}
 	dir := t.TempDir()
-	for i, want := range []string{"migrations_applied=[1]", "migrations_applied=[]"} {
+	for i, want := range []string{"migrations_applied=\"[" + strings.Join(versions, " ") + "]\"", "migrations_applied=[]"} {
 		var stdout, stderr bytes.Buffer
 		code := run([]string{"migrate", "-data-dir", dir}, func(string) string { return "" }, nil, &stdout, &stderr)
 		if code != 0 || !strings.Contains(stderr.String(), want) {
