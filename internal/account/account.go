@@ -281,8 +281,17 @@ func (s *Service) Signout(ctx context.Context, token string) error {
 	return nil
 }
 
-// Delete erases the account and everything of it, after checking its password again.
-func (s *Service) Delete(ctx context.Context, u User, password string) error {
+// Delete erases the account and everything of it, after checking its password again. A wrong
+// password counts as a failed sign-in of the account from address, and the sign-in limits hold
+// here too: a stolen token must not become a way to guess the password.
+func (s *Service) Delete(ctx context.Context, u User, password, address string) error {
+	now := s.now()
+	if retry, err := s.limited(ctx, u.Email, address, now); err != nil {
+		return err
+	} else if retry > 0 {
+		s.logger.Warn("deletion refused", slog.String("reason", "rate-limited"), slog.String("user", u.ID), slog.String("address", address), slog.Duration("retry_after", retry))
+		return &RateLimitError{RetryAfter: retry}
+	}
 	var hash string
 	if err := s.store.QueryRow(ctx, "SELECT password_hash FROM users WHERE id = ?", u.ID).Scan(&hash); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
@@ -295,6 +304,10 @@ func (s *Service) Delete(ctx context.Context, u User, password string) error {
 		return fmt.Errorf("account: stored hash of %s: %w", u.ID, err)
 	}
 	if !match {
+		s.logger.Warn("deletion refused", slog.String("reason", "wrong-password"), slog.String("user", u.ID), slog.String("address", address))
+		if err := s.recordFailure(ctx, u.Email, address, now); err != nil {
+			return err
+		}
 		return ErrWrongPassword
 	}
 	// Sessions and documents go with the user (ON DELETE CASCADE), in one statement.

@@ -283,6 +283,36 @@ func TestRateLimits(t *testing.T) {
 	})
 }
 
+// A token holder cannot guess the password through deletion: wrong passwords count as failed
+// sign-ins of the account, and past the limit even the right one waits.
+func TestDeletePasswordGuessesAreLimited(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		s, c := newService(t, st, nil, WithLimits(Limits{Window: 10 * time.Minute, PerAccount: 3, PerAddress: 50}))
+		_, u, err := s.Signup(ctx, Credentials{Email: "a@example.com", Password: "right password"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3 {
+			if err := s.Delete(ctx, u, "guess"+strconv.Itoa(i), "198.51.100.1"); !errors.Is(err, ErrWrongPassword) {
+				t.Fatalf("guess %d: %v", i, err)
+			}
+		}
+		var limited *RateLimitError
+		if err := s.Delete(ctx, u, "right password", "198.51.100.1"); !errors.As(err, &limited) || limited.RetryAfter != 10*time.Minute {
+			t.Fatalf("after 3 guesses: %v, want rate-limited for 10m", err)
+		}
+		if _, _, err := s.Signin(ctx, Credentials{Email: "a@example.com", Password: "right password"}, "198.51.100.2"); !errors.Is(err, ErrRateLimited) {
+			t.Errorf("sign-in after 3 deletion guesses: %v, want rate-limited (one budget per account)", err)
+		}
+		c.advance(10 * time.Minute)
+		if err := s.Delete(ctx, u, "right password", "198.51.100.1"); err != nil {
+			t.Fatalf("after the window: %v", err)
+		}
+	})
+}
+
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
@@ -301,10 +331,10 @@ func TestDeleteAndExport(t *testing.T) {
 		if err != nil || ex.User.ID != u.ID || len(ex.Documents) != 1 || ex.Documents[0].Path != "users/"+u.ID {
 			t.Fatalf("Export = %+v, %v", ex, err)
 		}
-		if err := s.Delete(ctx, u, "wrong pass"); !errors.Is(err, ErrWrongPassword) {
+		if err := s.Delete(ctx, u, "wrong pass", "192.0.2.1"); !errors.Is(err, ErrWrongPassword) {
 			t.Fatalf("delete with a wrong password: %v", err)
 		}
-		if err := s.Delete(ctx, u, "12345678"); err != nil {
+		if err := s.Delete(ctx, u, "12345678", "192.0.2.1"); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := s.Authenticate(ctx, token); !errors.Is(err, ErrUnauthenticated) {

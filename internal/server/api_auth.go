@@ -154,7 +154,7 @@ func (s *Server) deleteMe(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, &body); err != nil {
 		return err
 	}
-	if err := s.accounts.Delete(r.Context(), u, body.Password); err != nil {
+	if err := s.accounts.Delete(r.Context(), u, body.Password, s.clientAddress(r)); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
