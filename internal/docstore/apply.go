@@ -25,24 +25,23 @@ type docState struct {
 }
 
 // applyBatch applies p's writes at the next commit time, or finds the answer already given
-// to the same batch (replayed). The caller rolls back what it wrote unless the answer is a
-// success.
-func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, c *clock, p *pending) (a answer, replayed bool) {
-	fail := func(err error) (answer, bool) {
-		return answer{err: fmt.Errorf("docstore: commit: %w", err)}, false
-	}
+// to the same batch (replayed). A refusal for the batch's content comes back in the answer
+// before anything is written (bar the write-rate charge); err is a database error, which fails
+// the group's transaction.
+func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, c *clock, p *pending) (a answer, replayed bool, err error) {
 	if p.req.ClientID != "" {
 		a, found, err := rememberedAnswer(ctx, tx, p.caller, p.req)
-		if err != nil {
-			return fail(err)
-		}
-		if found {
-			return a, true
+		if err != nil || found {
+			return a, found, err
 		}
 	}
 	t := s.nextTime(c)
-	if err := s.takeTokens(ctx, tx, p.caller, max(1, len(p.writes)), t); err != nil {
-		return answer{err: err}, false
+	charge, err := s.checkRate(ctx, tx, p.caller, max(1, len(p.writes)), t)
+	if refused := (*Error)(nil); errors.As(err, &refused) {
+		return answer{err: err}, false, nil
+	}
+	if err != nil {
+		return answer{}, false, err
 	}
 	states := make(map[string]*docState)
 	var order []*docState
@@ -51,18 +50,21 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, c *clock, p *pendi
 		w := &p.writes[i]
 		st, ok := states[w.path]
 		if !ok {
-			var err error
 			if st, err = loadDoc(ctx, tx, w); err != nil {
-				return fail(err)
+				return answer{}, false, err
 			}
 			states[w.path] = st
 			order = append(order, st)
 		}
 		r, err := st.apply(w, t)
 		if err != nil {
-			return answer{err: err}, false
+			// Refused batches are charged too: each costs a transaction all the same.
+			return answer{err: err}, false, charge(ctx, tx)
 		}
 		results[i] = r
+	}
+	if err := charge(ctx, tx); err != nil {
+		return answer{}, false, err
 	}
 	res := CommitResult{WriteResults: results, CommitTime: fromMicros(t), Version: c.version}
 	changes := false
@@ -70,7 +72,7 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, c *clock, p *pendi
 		changes = changes || st.dirty && (st.live || st.wasLive)
 	}
 	if !changes {
-		return answer{result: res}, false
+		return answer{result: res}, false, nil
 	}
 	c.version++
 	res.Version = c.version
@@ -80,7 +82,7 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, c *clock, p *pendi
 			continue
 		}
 		if err := st.store(ctx, tx, p.caller, c.version); err != nil {
-			return fail(err)
+			return answer{}, false, err
 		}
 		if st.live && !st.wasLive && isHistory(st.parent) {
 			grown = append(grown, st.parent)
@@ -88,10 +90,10 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, c *clock, p *pendi
 	}
 	for _, parent := range grown {
 		if err := s.pruneHistory(ctx, tx, parent, t, c.version); err != nil {
-			return fail(err)
+			return answer{}, false, err
 		}
 	}
-	return answer{result: res}, false
+	return answer{result: res}, false, nil
 }
 
 func loadDoc(ctx context.Context, tx *store.Tx, w *prepared) (*docState, error) {

@@ -78,16 +78,41 @@ func (s *Store) collect(first *pending) []*pending {
 	return group
 }
 
-// commitGroup applies a group in one transaction, each batch in its own savepoint, commits,
-// tells the notify hook and answers every batch: an answer always means committed.
+// commitGroup applies a group in one transaction, commits, tells the notify hook and answers
+// every batch: an answer always means committed. A batch refused for its content (a
+// precondition, a limit) writes nothing, so it fails alone without a savepoint; a database
+// error fails the group's transaction, and then each batch is tried again alone, so that the
+// one at fault fails alone. Savepoints would cost two round trips per batch for that rare case.
 func (s *Store) commitGroup(group []*pending) {
+	answers, changed, err := s.tryGroup(group)
+	if err != nil && len(group) > 1 {
+		for _, p := range group {
+			s.commitGroup([]*pending{p})
+		}
+		return
+	}
+	if err != nil {
+		group[0].answer <- answer{err: fmt.Errorf("docstore: commit: %w: %w", err,
+			&Error{Code: ErrUnavailable, Message: "the commit could not be completed; send it again"})}
+		return
+	}
+	if len(changed) > 0 {
+		s.notify(changed)
+	}
+	for i, p := range group {
+		p.answer <- answers[i]
+	}
+}
+
+// tryGroup applies a group in one transaction and returns each batch's answer and the owners
+// whose documents changed, with their newest version.
+func (s *Store) tryGroup(group []*pending) ([]answer, map[string]int64, error) {
 	// The batches belong to the committer now: a caller that leaves does not cancel the others.
 	ctx, cancel := context.WithTimeout(context.Background(), groupTimeout)
 	defer cancel()
 	answers := make([]answer, len(group))
 	changed := make(map[string]int64)
 	err := s.st.InTx(ctx, func(tx *store.Tx) error {
-		clear(changed)
 		var c clock
 		// The row lock serialises commits, across instances on PostgreSQL too, before anything
 		// is read: versions follow commit order, and the exactly-once check sees every batch
@@ -116,68 +141,22 @@ func (s *Store) commitGroup(group []*pending) {
 		}
 		return nil
 	})
-	if err != nil {
-		failed := fmt.Errorf("docstore: commit: %w: %w", err,
-			&Error{Code: ErrUnavailable, Message: "the commit could not be completed; send it again"})
-		for _, p := range group {
-			p.answer <- answer{err: failed}
-		}
-		return
-	}
-	if len(changed) > 0 {
-		s.notify(changed)
-	}
-	for i, p := range group {
-		p.answer <- answers[i]
-	}
+	return answers, changed, err
 }
 
-// commitBatch applies one batch inside a savepoint, remembers its answer for exactly-once
-// delivery when it is final, and returns it. Only a failure of the savepoint machinery itself
-// is returned as an error, which fails the whole group; anything else fails this batch alone.
+// commitBatch applies one batch and remembers its answer for exactly-once delivery when the
+// answer is final: a success, or a refusal for its content (so that a resend cannot succeed
+// where the first failed). resource-exhausted is not final: the same batch may pass later.
 func (s *Store) commitBatch(ctx context.Context, tx *store.Tx, c *clock, p *pending) (answer, error) {
-	if _, err := tx.Exec(ctx, "SAVEPOINT batch"); err != nil {
-		return answer{}, fmt.Errorf("savepoint: %w", err)
+	a, replayed, err := s.applyBatch(ctx, tx, c, p)
+	if err != nil || replayed {
+		return a, err
 	}
-	saved := *c
-	rollback := func() error {
-		*c = saved
-		if _, err := tx.Exec(ctx, "ROLLBACK TO SAVEPOINT batch"); err != nil {
-			return fmt.Errorf("roll back a batch: %w", err)
-		}
-		return nil
-	}
-	a, replayed := s.applyBatch(ctx, tx, c, p)
-	var domain *Error
-	switch {
-	case replayed:
-	case a.err == nil:
+	var refused *Error
+	if a.err == nil || errors.As(a.err, &refused) && refused.Code != ErrResourceExhausted {
 		if err := s.remember(ctx, tx, p, a); err != nil {
-			if err := rollback(); err != nil {
-				return answer{}, err
-			}
-			a = answer{err: fmt.Errorf("docstore: commit: %w", err)}
-		}
-	case errors.As(a.err, &domain) && domain.Code != ErrResourceExhausted:
-		// A permanent refusal (a precondition, a merged document over the limits) is the
-		// batch's answer: remembered, so that a resend cannot succeed where the first failed.
-		if err := rollback(); err != nil {
 			return answer{}, err
 		}
-		if err := s.remember(ctx, tx, p, a); err != nil {
-			if err := rollback(); err != nil {
-				return answer{}, err
-			}
-			a = answer{err: fmt.Errorf("docstore: commit: %w", err)}
-		}
-	default:
-		// Resource exhausted (try again later) or a database error: not an answer to keep.
-		if err := rollback(); err != nil {
-			return answer{}, err
-		}
-	}
-	if _, err := tx.Exec(ctx, "RELEASE SAVEPOINT batch"); err != nil {
-		return answer{}, fmt.Errorf("release a savepoint: %w", err)
 	}
 	return a, nil
 }

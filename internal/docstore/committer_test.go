@@ -2,6 +2,7 @@ package docstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -158,4 +159,52 @@ func BenchmarkCommitParallel(b *testing.B) {
 			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "commits/s")
 		})
 	}
+}
+
+// TestDatabaseErrorFailsOneBatch makes the database refuse one document (a trigger): the
+// group's transaction fails, each batch is tried again alone, and only that one fails.
+func TestDatabaseErrorFailsOneBatch(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		trigger := []string{`CREATE TRIGGER refuse BEFORE INSERT ON docs FOR EACH ROW
+			WHEN (NEW.path = 'users/u0/d/bad') BEGIN SELECT RAISE(ABORT, 'refused'); END`}
+		if st.Engine() == store.Postgres {
+			trigger = []string{`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS
+				$$ BEGIN RAISE EXCEPTION 'refused'; END $$`,
+				`CREATE TRIGGER refuse BEFORE INSERT ON docs FOR EACH ROW
+				WHEN (NEW.path = 'users/u0/d/bad') EXECUTE FUNCTION refuse()`}
+		}
+		for _, q := range trigger {
+			if _, err := st.Exec(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := openStore(t, st, WithWriteRate(0, 0))
+		const clients = 32
+		errs := make([]error, clients)
+		var wg sync.WaitGroup
+		for c := range clients {
+			wg.Go(func() {
+				path := fmt.Sprintf("users/u%d/d/ok%d", c%4, c)
+				if c == 0 {
+					path = "users/u0/d/bad"
+				}
+				_, errs[c] = s.Commit(ctx, fmt.Sprintf("u%d", c%4), CommitRequest{Writes: []Write{put(path, nil)}})
+			})
+		}
+		wg.Wait()
+		if !errors.Is(errs[0], ErrUnavailable) {
+			t.Errorf("the refused batch: %v, want unavailable", errs[0])
+		}
+		for c, err := range errs[1:] {
+			if err != nil {
+				t.Errorf("client %d: %v", c+1, err)
+			}
+		}
+		var n, maxVersion int64
+		if err := st.QueryRow(ctx, "SELECT COUNT(*), MAX(version) FROM docs").Scan(&n, &maxVersion); err != nil || n != clients-1 || maxVersion != clients-1 {
+			t.Errorf("%d documents, last version %d (%v); want %d, gap-free", n, maxVersion, err, clients-1)
+		}
+	})
 }

@@ -11,35 +11,37 @@ import (
 	"handy/internal/store"
 )
 
-// takeTokens charges n writes to owner's token bucket at time now (Unix microseconds), or
-// refuses them with resource-exhausted and the time until they would pass. The bucket is a
-// row updated in the commit's transaction, so the rate holds across instances and restarts.
-// A rate of zero or less disables the limit.
-func (s *Store) takeTokens(ctx context.Context, tx *store.Tx, owner string, n int, now int64) error {
+// checkRate checks that owner's token bucket holds n writes at time now (Unix microseconds),
+// or refuses them with resource-exhausted and the time until they would pass. charge then
+// takes them: the bucket is a row updated in the commit's transaction, so the rate holds across
+// instances and restarts. A rate of zero or less disables the limit.
+func (s *Store) checkRate(ctx context.Context, tx *store.Tx, owner string, n int, now int64) (charge func(context.Context, *store.Tx) error, err error) {
 	if s.rate <= 0 {
-		return nil
+		return func(context.Context, *store.Tx) error { return nil }, nil
 	}
 	tokens, at := s.burst, now
-	err := tx.QueryRow(ctx, "SELECT tokens, at FROM doc_rate WHERE owner = ?", owner).Scan(&tokens, &at)
+	err = tx.QueryRow(ctx, "SELECT tokens, at FROM doc_rate WHERE owner = ?", owner).Scan(&tokens, &at)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("docstore: commit: read the write rate: %w", err)
+		return nil, fmt.Errorf("read the write rate: %w", err)
 	}
 	elapsed := float64(max(0, now-at)) / 1e6
 	tokens = min(s.burst, tokens+elapsed*s.rate)
 	if need := float64(n); tokens < need {
 		// Whole milliseconds, rounded up: a client that waits exactly this long passes.
 		wait := time.Duration(math.Ceil((need-tokens)/s.rate*1e3)) * time.Millisecond
-		return &Error{
+		return nil, &Error{
 			Code:       ErrResourceExhausted,
 			Message:    fmt.Sprintf("too many writes: at most %g per second; try again in %s", s.rate, wait),
 			RetryAfter: wait,
 		}
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO doc_rate (owner, tokens, at) VALUES (?, ?, ?)
-		ON CONFLICT (owner) DO UPDATE SET tokens = excluded.tokens, at = excluded.at`, owner, tokens-float64(n), now); err != nil {
-		return fmt.Errorf("docstore: commit: charge the write rate: %w", err)
-	}
-	return nil
+	return func(ctx context.Context, tx *store.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO doc_rate (owner, tokens, at) VALUES (?, ?, ?)
+			ON CONFLICT (owner) DO UPDATE SET tokens = excluded.tokens, at = excluded.at`, owner, tokens-float64(n), now); err != nil {
+			return fmt.Errorf("charge the write rate: %w", err)
+		}
+		return nil
+	}, nil
 }
 
 // isHistory reports whether a collection path is a users/{uid}/history collection, whose
