@@ -76,7 +76,8 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, c *clock, p *pendi
 	}
 	c.version++
 	res.Version = c.version
-	var grown []string // history collections that gained a document
+	var histories []string        // history collections that gained or lost documents
+	delta := make(map[string]int) // by how many
 	for _, st := range order {
 		if !st.dirty || !st.live && !st.wasLive {
 			continue
@@ -84,16 +85,28 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, c *clock, p *pendi
 		if err := st.store(ctx, tx, p.caller, c.version); err != nil {
 			return answer{}, false, err
 		}
-		if st.live && !st.wasLive && isHistory(st.parent) {
-			grown = append(grown, st.parent)
+		if st.live != st.wasLive && isHistory(st.parent) {
+			if _, ok := delta[st.parent]; !ok {
+				histories = append(histories, st.parent)
+			}
+			delta[st.parent] += boolInt(st.live) - boolInt(st.wasLive)
 		}
 	}
-	for _, parent := range grown {
-		if err := s.pruneHistory(ctx, tx, parent, t, c.version); err != nil {
-			return answer{}, false, err
+	for _, parent := range histories {
+		if d := delta[parent]; d != 0 {
+			if err := s.countHistory(ctx, tx, parent, p.caller, d, t, c.version); err != nil {
+				return answer{}, false, err
+			}
 		}
 	}
 	return answer{result: res}, false, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func loadDoc(ctx context.Context, tx *store.Tx, w *prepared) (*docState, error) {

@@ -242,5 +242,22 @@ func TestHistoryPruning(t *testing.T) {
 		if _, err := get(t, s, "users/u1/other/o0"); err != nil {
 			t.Error(err)
 		}
+		// Deletions count too, and an entry created and deleted in one batch never counts: from
+		// h3, h4, h5, deleting h5 and adding h7 leaves three, and two more prune h3 and h4.
+		clock.Advance(time.Second)
+		commit(t, s, "u1", del("users/u1/history/h5"), del("users/u1/history/never"))
+		clock.Advance(time.Second)
+		commit(t, s, "u1", put("users/u1/history/h6", nil), put("users/u1/history/h7", nil), del("users/u1/history/h6"))
+		clock.Advance(time.Second)
+		commit(t, s, "u1", put("users/u1/history/h8", nil), put("users/u1/history/h9", nil))
+		for i, live := range []bool{false, false, false, false, true, true, true} {
+			path := fmt.Sprintf("users/u1/history/h%d", i+3)
+			if _, err := get(t, s, path); live != (err == nil) {
+				t.Errorf("%s: %v, want live %v", path, err, live)
+			}
+		}
+		if err := st.QueryRow(ctx, "SELECT live FROM doc_counts WHERE parent = ?", "users/u1/history").Scan(&n); err != nil || n != 3 {
+			t.Errorf("doc_counts has %d live entries (%v), want 3", n, err)
+		}
 	})
 }

@@ -51,18 +51,20 @@ func isHistory(parent string) bool {
 	return err == nil && p.Len() == 3 && p.Segment(0) == "users" && p.Segment(2) == "history"
 }
 
-// pruneHistory deletes, as tombstones at time t and version v, the oldest documents (by
-// createTime) of a history collection past the limit, in the commit that overfilled it.
-func (s *Store) pruneHistory(ctx context.Context, tx *store.Tx, parent string, t, v int64) error {
-	var n int
-	// The __name__ index rows count the live documents without reading the tombstones.
-	if err := tx.QueryRow(ctx, "SELECT COUNT(*) FROM doc_index WHERE parent = ? AND field = ?", parent, nameField).Scan(&n); err != nil {
+// countHistory adds delta to the live documents of a history collection and, when that takes
+// it past the limit, deletes the oldest (by createTime) as tombstones at time t and version v,
+// in the commit that overfilled it. doc_counts is kept by every commit that adds or removes a
+// history entry, so anything else that writes docs must keep it too.
+func (s *Store) countHistory(ctx context.Context, tx *store.Tx, parent, owner string, delta int, t, v int64) error {
+	var live int
+	if err := tx.QueryRow(ctx, `INSERT INTO doc_counts (parent, owner, live) VALUES (?, ?, ?)
+		ON CONFLICT (parent) DO UPDATE SET live = doc_counts.live + excluded.live RETURNING live`, parent, owner, delta).Scan(&live); err != nil {
 		return fmt.Errorf("count %s: %w", parent, err)
 	}
-	if n <= s.historyLimit {
+	if live <= s.historyLimit {
 		return nil
 	}
-	rows, err := tx.Query(ctx, "SELECT path FROM docs WHERE parent = ? AND fields IS NOT NULL ORDER BY create_time, path LIMIT ?", parent, n-s.historyLimit)
+	rows, err := tx.Query(ctx, "SELECT path FROM docs WHERE parent = ? AND fields IS NOT NULL ORDER BY create_time, path LIMIT ?", parent, live-s.historyLimit)
 	if err != nil {
 		return fmt.Errorf("find the oldest of %s: %w", parent, err)
 	}
@@ -85,6 +87,9 @@ func (s *Store) pruneHistory(ctx context.Context, tx *store.Tx, parent string, t
 		if _, err := tx.Exec(ctx, "UPDATE docs SET fields = NULL, update_time = ?, version = ? WHERE path = ?", t, v, path); err != nil {
 			return fmt.Errorf("prune %s: %w", path, err)
 		}
+	}
+	if _, err := tx.Exec(ctx, "UPDATE doc_counts SET live = ? WHERE parent = ?", live-len(oldest), parent); err != nil {
+		return fmt.Errorf("count %s: %w", parent, err)
 	}
 	return nil
 }

@@ -203,6 +203,7 @@ func DeleteOwner(ctx context.Context, tx *store.Tx, uid string) error {
 		"DELETE FROM docs WHERE owner = ?",
 		"DELETE FROM doc_batches WHERE owner = ?",
 		"DELETE FROM doc_rate WHERE owner = ?",
+		"DELETE FROM doc_counts WHERE owner = ?",
 	} {
 		if _, err := tx.Exec(ctx, stmt, uid); err != nil {
 			return fmt.Errorf("docstore: delete the documents of %s: %w", uid, err)

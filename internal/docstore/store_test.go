@@ -267,7 +267,7 @@ func TestExportAndDeleteOwner(t *testing.T) {
 		if err := st.InTx(ctx, func(tx *store.Tx) error { return DeleteOwner(ctx, tx, "u1") }); err != nil {
 			t.Fatal(err)
 		}
-		for _, table := range []string{"docs", "doc_batches", "doc_rate"} {
+		for _, table := range []string{"docs", "doc_batches", "doc_rate", "doc_counts"} {
 			var n int
 			if err := st.QueryRow(ctx, "SELECT COUNT(*) FROM "+table+" WHERE owner = ?", "u1").Scan(&n); err != nil || n != 0 {
 				t.Errorf("%s keeps %d rows of u1 (%v)", table, n, err)
