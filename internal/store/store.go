@@ -125,6 +125,12 @@ func (s *Store) QueryRow(ctx context.Context, query string, args ...any) *sql.Ro
 	return s.db.QueryRowContext(ctx, rebind(s.engine, query), args...)
 }
 
+// Query runs a query outside a transaction: one statement reads one consistent snapshot on
+// both engines, without taking SQLite's write lock as InTx does (_txlock=immediate).
+func (s *Store) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return s.db.QueryContext(ctx, rebind(s.engine, query), args...)
+}
+
 // Exec runs a statement outside a transaction.
 func (s *Store) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	return s.db.ExecContext(ctx, rebind(s.engine, query), args...)

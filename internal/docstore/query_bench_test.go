@@ -1,0 +1,106 @@
+package docstore
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"handy/internal/store/storetest"
+)
+
+// BenchmarkQueryHistory measures the history screen's query over one
+// user's 10,000 entries: tool == X, orderBy createdAt desc, limit 50, for the
+// first page and for the next one (startAfter the first page's last entry,
+// which adds a cursor on createdAt and __name__). It reports the p50 and p95
+// latency of one query; the goal is p95 ≤ 5 ms on SQLite.
+func BenchmarkQueryHistory(b *testing.B) {
+	for _, e := range storetest.Engines() {
+		b.Run(e.Name, func(b *testing.B) {
+			st := e.Open(b)
+			s := openStore(b, st, testWriteRate())
+			replaceDocs(b, s, nil, historyEntries(10000))
+			ctx := context.Background()
+			first := historyQuery(b)
+			page, err := s.Query(ctx, "u1", first)
+			if err != nil || len(page) != 50 {
+				b.Fatalf("first page: %d documents, %v", len(page), err)
+			}
+			last := page[len(page)-1]
+			next := first
+			next.StartAt = &Cursor{Values: []Value{last.Fields["createdAt"], qStr(last.Path.String())}}
+			for _, c := range []struct {
+				name string
+				q    Query
+			}{{"first-page", first}, {"next-page", next}} {
+				b.Run(c.name, func(b *testing.B) { benchmarkQuery(b, s, c.q) })
+			}
+		})
+	}
+}
+
+// benchmarkQuery runs q repeatedly and reports its latency percentiles.
+func benchmarkQuery(b *testing.B, s *Store, q Query) {
+	ctx := context.Background()
+	var took []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		docs, err := s.Query(ctx, "u1", q)
+		took = append(took, time.Since(start))
+		if err != nil || len(docs) != q.Limit {
+			b.Fatalf("got %d documents, %v", len(docs), err)
+		}
+	}
+	slices.Sort(took)
+	b.ReportMetric(percentile(took, 50), "p50-ms")
+	b.ReportMetric(percentile(took, 95), "p95-ms")
+}
+
+func percentile(sorted []time.Duration, p int) float64 {
+	i := min(len(sorted)-1, len(sorted)*p/100)
+	return float64(sorted[i]) / float64(time.Millisecond)
+}
+
+// historyEntries returns n history entries of user u1 as the history
+// feature writes them: the tool (three, unevenly used), when, the inputs and
+// the result; ids are random like Firestore's auto-ids.
+func historyEntries(n int) []Doc {
+	r := rand.New(rand.NewPCG(1, 2))
+	tools := []string{"area", "area", "speed", "flip"}
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	docs := make([]Doc, n)
+	for i := range docs {
+		id := make([]byte, 20)
+		for j := range id {
+			id[j] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"[r.IntN(62)]
+		}
+		p, err := ParseDocumentPath("users/u1/history/" + string(id))
+		if err != nil {
+			panic(err)
+		}
+		at := start.Add(time.Duration(i)*time.Hour + time.Duration(r.IntN(3600e6))*time.Microsecond)
+		docs[i] = Doc{Path: p, Fields: Fields{
+			"tool":      qStr(tools[r.IntN(len(tools))]),
+			"createdAt": {Kind: Timestamp, Time: at},
+			"input": qMap(Fields{
+				"width":  qDbl(r.Float64() * 100),
+				"height": qDbl(r.Float64() * 100),
+				"unit":   qStr("cm"),
+			}),
+			"result": qDbl(r.Float64() * 10000),
+			"label":  qStr(fmt.Sprintf("entry %d", i)),
+		}}
+	}
+	return docs
+}
+
+func mustParse(tb testing.TB, parse func(string) (Path, error), s string) Path {
+	tb.Helper()
+	p, err := parse(s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
