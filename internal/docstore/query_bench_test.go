@@ -12,10 +12,12 @@ import (
 )
 
 // BenchmarkQueryHistory measures the history screen's query over one
-// user's 10,000 entries: tool == X, orderBy createdAt desc, limit 50, for the
-// first page and for the next one (startAfter the first page's last entry,
-// which adds a cursor on createdAt and __name__). It reports the p50 and p95
-// latency of one query; the goal is p95 ≤ 5 ms on SQLite.
+// user's 10,000 entries: tool == X, orderBy createdAt desc, limit 50, for a
+// tool used in 39 % of the entries (first page, and the next one: startAfter
+// the first page's last entry, a cursor on createdAt and __name__) and for
+// one used in 1 % (which the filter drives, see Store.chooseDriver). It
+// reports the p50 and p95 latency of one query; the goal is p95 ≤ 5 ms on
+// SQLite.
 func BenchmarkQueryHistory(b *testing.B) {
 	for _, e := range storetest.Engines() {
 		b.Run(e.Name, func(b *testing.B) {
@@ -31,10 +33,12 @@ func BenchmarkQueryHistory(b *testing.B) {
 			last := page[len(page)-1]
 			next := first
 			next.StartAt = &Cursor{Values: []Value{last.Fields["createdAt"], qStr(last.Path.String())}}
+			rare := historyQuery(b)
+			rare.Where[0].Value = qStr("flip")
 			for _, c := range []struct {
 				name string
 				q    Query
-			}{{"first-page", first}, {"next-page", next}} {
+			}{{"first-page", first}, {"next-page", next}, {"rare-tool", rare}} {
 				b.Run(c.name, func(b *testing.B) { benchmarkQuery(b, s, c.q) })
 			}
 		})
@@ -49,7 +53,7 @@ func benchmarkQuery(b *testing.B, s *Store, q Query) {
 		start := time.Now()
 		docs, err := s.Query(ctx, "u1", q)
 		took = append(took, time.Since(start))
-		if err != nil || len(docs) != q.Limit {
+		if err != nil || len(docs) == 0 {
 			b.Fatalf("got %d documents, %v", len(docs), err)
 		}
 	}
@@ -64,11 +68,19 @@ func percentile(sorted []time.Duration, p int) float64 {
 }
 
 // historyEntries returns n history entries of user u1 as the history
-// feature writes them: the tool (three, unevenly used), when, the inputs and
-// the result; ids are random like Firestore's auto-ids.
+// feature writes them: the tool (area 60 %, speed 39 %, flip 1 %), when,
+// the inputs and the result; ids are random like Firestore's auto-ids.
 func historyEntries(n int) []Doc {
 	r := rand.New(rand.NewPCG(1, 2))
-	tools := []string{"area", "area", "speed", "flip"}
+	tool := func() string {
+		switch n := r.IntN(100); {
+		case n < 60:
+			return "area"
+		case n < 99:
+			return "speed"
+		}
+		return "flip"
+	}
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	docs := make([]Doc, n)
 	for i := range docs {
@@ -82,7 +94,7 @@ func historyEntries(n int) []Doc {
 		}
 		at := start.Add(time.Duration(i)*time.Hour + time.Duration(r.IntN(3600e6))*time.Microsecond)
 		docs[i] = Doc{Path: p, Fields: Fields{
-			"tool":      qStr(tools[r.IntN(len(tools))]),
+			"tool":      qStr(tool()),
 			"createdAt": {Kind: Timestamp, Time: at},
 			"input": qMap(Fields{
 				"width":  qDbl(r.Float64() * 100),

@@ -1,7 +1,6 @@
 package docstore
 
 import (
-	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,20 +74,23 @@ type planColumn struct {
 
 // planQuery builds the statement for a valid q; ok is false when q can match
 // nothing (an IN list of only null and NaN, NOT_IN with null...), in which
-// case no SQL needs to run.
-func planQuery(q Query) (st queryStatement, ok bool) {
+// case no SQL needs to run. driver is -1 to drive by the first ordering, or
+// the index in q.Where of a filter that drivingFilter accepts, whose
+// matching rows then drive (see Store.Query for the choice).
+func planQuery(q Query, driver int) (st queryStatement, ok bool) {
 	parent := q.Parent.String()
 	orders := q.Normalized()
+	byOrder := driver < 0
 	cols := make([]planColumn, len(orders))
 	fieldAlias := map[string]string{} // ordered field → the alias of its row
 	nameAlias := ""
 	for i, o := range orders {
 		alias := "o" + strconv.Itoa(i)
-		if i == 0 {
+		if i == 0 && byOrder {
 			alias = "d"
 		}
 		if o.Field.isName() {
-			if i == 0 {
+			if alias == "d" {
 				nameAlias = "d"
 			} else {
 				alias = "" // set below: only joined when a filter or cursor needs it
@@ -108,8 +110,19 @@ func planQuery(q Query) (st queryStatement, ok bool) {
 	}
 
 	var where sqlWriter
-	for _, f := range q.Where {
-		if !filterSQL(&where, f, fieldAlias, nameAlias) {
+	first := nameField
+	if byOrder && !orders[0].Field.isName() {
+		first = orders[0].Field.String()
+	}
+	if !byOrder {
+		var field string
+		if field, ok = driverCondition(&where, q.Where[driver]); !ok {
+			return queryStatement{}, false
+		}
+		first = field
+	}
+	for i, f := range q.Where {
+		if i != driver && !filterSQL(&where, f, fieldAlias, nameAlias) {
 			return queryStatement{}, false
 		}
 	}
@@ -122,31 +135,12 @@ func planQuery(q Query) (st queryStatement, ok bool) {
 		}
 	}
 
+	// Within one parent, path's byte order is __name__'s (the same prefix,
+	// then the id), which keeps ORDER BY on the primary key's columns: key
+	// then path when driving by the first ordering, path alone within one
+	// key when driving by an EQUAL filter with the name first.
 	var w sqlWriter
 	w.add("SELECT x.path, x.fields, x.create_time, x.update_time, x.version FROM (SELECT d.path AS path")
-	for i, c := range cols {
-		if !c.name || i == 0 {
-			w.add(", " + c.alias + ".key AS k" + strconv.Itoa(i))
-		}
-	}
-	w.add(" FROM doc_index d")
-	for i, o := range orders {
-		if i > 0 && !o.Field.isName() {
-			joinRow(&w, cols[i].alias, o.Field.String())
-		}
-	}
-	if nameAlias == "n" {
-		joinRow(&w, "n", nameField)
-	}
-	first := nameField
-	if !orders[0].Field.isName() {
-		first = orders[0].Field.String()
-	}
-	w.add(" WHERE d.parent = ? AND d.field = ?", parent, first)
-	w.add(where.b.String(), where.args...)
-
-	// Within one parent, path's byte order is __name__'s (the same prefix,
-	// then the id), which keeps ORDER BY on the primary key's columns.
 	var inner, outer strings.Builder
 	for i, c := range cols {
 		if i > 0 {
@@ -155,10 +149,13 @@ func planQuery(q Query) (st queryStatement, ok bool) {
 		}
 		col, pageCol := c.alias+".key", "page.k"+strconv.Itoa(i)
 		switch {
-		case c.name && i == 0:
+		case c.name && c.alias == "d":
 			col = "d.key" // the __name__ rows themselves: keep to the primary key's order
 		case c.name:
 			col, pageCol = "d.path", "page.path"
+		}
+		if pageCol != "page.path" {
+			w.add(", " + col + " AS k" + strconv.Itoa(i))
 		}
 		dir := " ASC"
 		if c.desc {
@@ -170,6 +167,17 @@ func planQuery(q Query) (st queryStatement, ok bool) {
 			break // the name makes the order total
 		}
 	}
+	w.add(" FROM doc_index d")
+	for i, o := range orders {
+		if cols[i].alias != "d" && !o.Field.isName() {
+			joinRow(&w, cols[i].alias, o.Field.String())
+		}
+	}
+	if nameAlias == "n" {
+		joinRow(&w, "n", nameField)
+	}
+	w.add(" WHERE d.parent = ? AND d.field = ?", parent, first)
+	w.add(where.b.String(), where.args...)
 	w.add(" ORDER BY " + inner.String())
 	if q.Limit > 0 {
 		w.add(" LIMIT ?", int64(q.Limit))
@@ -200,127 +208,6 @@ func needsNameKey(q Query, orders []Order) bool {
 	return false
 }
 
-// filterSQL appends " AND <condition>" for f; false when f matches nothing.
-func filterSQL(w *sqlWriter, f Filter, fieldAlias map[string]string, nameAlias string) bool {
-	if f.Field.isName() {
-		nameKeyCondition(w, nameAlias+".key", f)
-		return true
-	}
-	field := f.Field.String()
-	switch f.Op {
-	case OpArrayContains, OpArrayContainsAny:
-		keys := matchableKeys(f.Value)
-		if f.Op == OpArrayContainsAny {
-			keys = matchableKeys(f.Value.Array...)
-		}
-		if len(keys) == 0 {
-			return false
-		}
-		// An array has a row per distinct element under "<path>[]".
-		w.add(" AND EXISTS (SELECT 1 FROM doc_index e WHERE e.path = d.path AND e.field = ? AND e.key IN ", field+elementsSuffix)
-		w.placeholders(keys)
-		w.add(")")
-		return true
-	}
-	if alias, ok := fieldAlias[field]; ok {
-		return keyCondition(w, alias+".key", f)
-	}
-	var cond sqlWriter
-	if !keyCondition(&cond, "e.key", f) {
-		return false
-	}
-	w.add(" AND EXISTS (SELECT 1 FROM doc_index e WHERE e.path = d.path AND e.field = ?", field)
-	w.add(cond.b.String(), cond.args...)
-	w.add(")")
-	return true
-}
-
-// keyCondition appends " AND ..." constraining col, the key of f's field,
-// as Run's matches does: comparisons stay within the operand's type class,
-// which is a key range because every key starts with its class's tag byte;
-// NOT_EQUAL and NOT_IN exclude null; IN ignores null and NaN.
-func keyCondition(w *sqlWriter, col string, f Filter) bool {
-	k := AppendKey(nil, f.Value)
-	classLow, classHigh := k[:1], []byte{k[0] + 1}
-	switch f.Op {
-	case OpEqual:
-		w.add(" AND "+col+" = ?", k)
-	case OpLessThan:
-		w.add(" AND "+col+" >= ? AND "+col+" < ?", classLow, k)
-	case OpLessThanOrEqual:
-		w.add(" AND "+col+" >= ? AND "+col+" <= ?", classLow, k)
-	case OpGreaterThan:
-		w.add(" AND "+col+" > ? AND "+col+" < ?", k, classHigh)
-	case OpGreaterThanOrEqual:
-		w.add(" AND "+col+" >= ? AND "+col+" < ?", k, classHigh)
-	case OpNotEqual:
-		w.add(" AND "+col+" <> ? AND "+col+" <> ?", []byte{keyNull}, k)
-	case OpIn:
-		keys := matchableKeys(f.Value.Array...)
-		if len(keys) == 0 {
-			return false
-		}
-		w.add(" AND " + col + " IN ")
-		w.placeholders(keys)
-	case OpNotIn:
-		if slices.ContainsFunc(f.Value.Array, isNull) {
-			return false
-		}
-		w.add(" AND "+col+" <> ? AND "+col+" NOT IN ", []byte{keyNull})
-		w.placeholders(distinctKeys(f.Value.Array))
-	default:
-		return false // Validate refuses other operators
-	}
-	return true
-}
-
-// nameKeyCondition appends the condition of a __name__ filter on col, the
-// __name__ row's key, whose bytes order is Path.Compare.
-func nameKeyCondition(w *sqlWriter, col string, f Filter) {
-	if f.Op == OpIn || f.Op == OpNotIn {
-		keys := make([][]byte, 0, len(f.Value.Array))
-		for _, v := range f.Value.Array {
-			keys = append(keys, nameKey(namePath(v)))
-		}
-		op := " IN "
-		if f.Op == OpNotIn {
-			op = " NOT IN "
-		}
-		w.add(" AND " + col + op)
-		w.placeholders(keys)
-		return
-	}
-	op := " = ?"
-	switch f.Op {
-	case OpNotEqual:
-		op = " <> ?"
-	case OpLessThan:
-		op = " < ?"
-	case OpLessThanOrEqual:
-		op = " <= ?"
-	case OpGreaterThan:
-		op = " > ?"
-	case OpGreaterThanOrEqual:
-		op = " >= ?"
-	}
-	w.add(" AND "+col+op, nameKey(namePath(f.Value)))
-}
-
-// matchableKeys returns the distinct keys of the operands that can match:
-// null and NaN operands of IN and the array operators match nothing (Run).
-func matchableKeys(vs ...Value) [][]byte {
-	return distinctKeys(slices.DeleteFunc(slices.Clone(vs), func(v Value) bool { return isNull(v) || isNaN(v) }))
-}
-
-func distinctKeys(vs []Value) [][]byte {
-	keys := make([][]byte, 0, len(vs))
-	for _, v := range vs {
-		keys = append(keys, AppendKey(nil, v))
-	}
-	slices.SortFunc(keys, bytes.Compare)
-	return slices.CompactFunc(keys, bytes.Equal)
-}
-
 // cursorSQL appends the condition of a cursor: the document's position
 // compared with the cursor's, lexicographically over the cursor's prefix of
 // the ordering, each position in its direction. As Run: a start keeps
@@ -344,12 +231,13 @@ func cursorSQL(w *sqlWriter, c *Cursor, start bool, cols []planColumn, orders []
 		}
 		return " > ?"
 	}
-	// The first position also bounds the driving key alone, so that the
-	// index range starts (or ends) at the cursor instead of being filtered.
+	// The first position also bounds its key alone: when it is the driving
+	// key, the index range starts (or ends) at the cursor instead of being
+	// filtered.
 	if orders[0].Descending == start {
-		w.add(" AND d.key <= ?", keys[0])
+		w.add(" AND "+cols[0].alias+".key <= ?", keys[0])
 	} else {
-		w.add(" AND d.key >= ?", keys[0])
+		w.add(" AND "+cols[0].alias+".key >= ?", keys[0])
 	}
 	w.add(" AND (")
 	for i := range keys {

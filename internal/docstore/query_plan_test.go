@@ -40,24 +40,36 @@ func TestQueryPlanSQLite(t *testing.T) {
 	last := historyQuery(t)
 	last.LimitToLast = true
 	tests := []struct {
-		name   string
-		q      Query
-		sorted bool // ORDER BY needs a sort: the ordering has two fields
+		name     string
+		q        Query
+		byFilter bool // driven by the filter tool == X
+		sorted   bool // ORDER BY needs a sort
 	}{
-		{"history", historyQuery(t), false},
-		{"next page", next, false},
-		{"limitToLast", last, false},
-		{"by name", byName, false},
-		{"range filter on another field", ranged, true},
-		{"two orderings", two, true},
+		{"history", historyQuery(t), false, false},
+		{"next page", next, false, false},
+		{"limitToLast", last, false, false},
+		{"by name", byName, false, false},
+		{"range filter on another field", ranged, false, true},
+		{"two orderings", two, false, true},
+		{"history by the filter", historyQuery(t), true, true},
+		{"next page by the filter", next, true, true},
+		{"by name, by the filter", byName, true, false},
 	}
 	for _, tt := range tests {
-		stmt, ok := planQuery(tt.q)
+		driver := -1
+		if tt.byFilter {
+			driver = 0
+		}
+		stmt, ok := planQuery(tt.q, driver)
 		if !ok {
 			t.Fatalf("%s: planned as empty", tt.name)
 		}
 		plan := explainSQLite(t, st, stmt)
-		if !strings.Contains(plan, "SEARCH d USING COVERING INDEX sqlite_autoindex_doc_index_1 (parent=? AND field=?") {
+		drive := "SEARCH d USING COVERING INDEX sqlite_autoindex_doc_index_1 (parent=? AND field=?"
+		if tt.byFilter {
+			drive += " AND key=?)"
+		}
+		if !strings.Contains(plan, drive) {
 			t.Errorf("%s: the driving rows do not come off the primary key:\n%s", tt.name, plan)
 		}
 		for _, line := range strings.Split(plan, "\n") {

@@ -36,7 +36,7 @@ func TestQueryMatchesRun(t *testing.T) {
 		t.Parallel()
 		s := openStore(t, st, testWriteRate())
 		ctx := context.Background()
-		nonEmpty := 0
+		nonEmpty, drivenByFilter := 0, 0
 		var docs []Doc
 		for set := 0; set*perSet < cases; set++ {
 			setSeed := seed + uint64(set)
@@ -58,10 +58,32 @@ func TestQueryMatchesRun(t *testing.T) {
 					t.Fatalf("HANDY_QUERY_SEED=%d, query %d: %s\n%s\ndocuments:\n%s",
 						setSeed, i, describeQuery(q), diff, describeDocs(docs))
 				}
+				// Query picks one driver; the other must agree too.
+				if d := drivingFilter(q); d >= 0 {
+					got, err := queryDrivenBy(ctx, s, q, d)
+					if err != nil {
+						t.Fatalf("HANDY_QUERY_SEED=%d, query %d driven by where[%d]: %s: %v", setSeed, i, d, describeQuery(q), err)
+					}
+					if diff := diffDocs(want, got); diff != "" {
+						t.Fatalf("HANDY_QUERY_SEED=%d, query %d driven by where[%d]: %s\n%s\ndocuments:\n%s",
+							setSeed, i, d, describeQuery(q), diff, describeDocs(docs))
+					}
+					drivenByFilter++
+				}
 			}
 		}
-		t.Logf("%d queries (seeds from %d), %d with results", cases, seed, nonEmpty)
+		t.Logf("%d queries (seeds from %d), %d with results, %d also driven by a filter", cases, seed, nonEmpty, drivenByFilter)
 	})
+}
+
+// queryDrivenBy runs q driven by the filter where[driver], whatever Query
+// would choose.
+func queryDrivenBy(ctx context.Context, s *Store, q Query, driver int) ([]Doc, error) {
+	stmt, ok := planQuery(q, driver)
+	if !ok {
+		return []Doc{}, nil
+	}
+	return s.runQuery(ctx, stmt)
 }
 
 func envInt(t *testing.T, name string, def int) int {

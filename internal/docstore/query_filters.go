@@ -1,0 +1,164 @@
+package docstore
+
+import (
+	"bytes"
+	"slices"
+)
+
+// The conditions of filters, as key comparisons on doc_index rows (see
+// planQuery), and the choice of a filter to drive a query.
+
+// drivingFilter returns the index in q.Where of a filter whose matching
+// index rows can drive q instead of its first ordering's, or -1: an EQUAL
+// or IN on a field (one row per document, so no document comes twice), or
+// an ARRAY_CONTAINS (one row per distinct element), not on the first
+// ordered field, which already drives with the filter as its key range.
+func drivingFilter(q Query) int {
+	first := q.Normalized()[0].Field
+	for i, f := range q.Where {
+		switch {
+		case f.Field.isName():
+		case f.Op == OpArrayContains:
+			return i
+		case (f.Op == OpEqual || f.Op == OpIn) && !f.Field.Equal(first):
+			return i
+		}
+	}
+	return -1
+}
+
+// driverCondition appends the key condition of a driving filter (see
+// drivingFilter) on d and returns the field of its rows; false when it
+// matches nothing.
+func driverCondition(w *sqlWriter, f Filter) (field string, ok bool) {
+	if f.Op == OpArrayContains {
+		keys := matchableKeys(f.Value)
+		if len(keys) == 0 {
+			return "", false
+		}
+		w.add(" AND d.key = ?", keys[0])
+		return f.Field.String() + elementsSuffix, true
+	}
+	return f.Field.String(), keyCondition(w, "d.key", f)
+}
+
+// filterSQL appends " AND <condition>" for f; false when f matches nothing.
+func filterSQL(w *sqlWriter, f Filter, fieldAlias map[string]string, nameAlias string) bool {
+	if f.Field.isName() {
+		nameKeyCondition(w, nameAlias+".key", f)
+		return true
+	}
+	field := f.Field.String()
+	switch f.Op {
+	case OpArrayContains, OpArrayContainsAny:
+		keys := matchableKeys(f.Value)
+		if f.Op == OpArrayContainsAny {
+			keys = matchableKeys(f.Value.Array...)
+		}
+		if len(keys) == 0 {
+			return false
+		}
+		// An array has a row per distinct element under "<path>[]".
+		w.add(" AND EXISTS (SELECT 1 FROM doc_index e WHERE e.path = d.path AND e.field = ? AND e.key IN ", field+elementsSuffix)
+		w.placeholders(keys)
+		w.add(")")
+		return true
+	}
+	if alias, ok := fieldAlias[field]; ok {
+		return keyCondition(w, alias+".key", f)
+	}
+	var cond sqlWriter
+	if !keyCondition(&cond, "e.key", f) {
+		return false
+	}
+	w.add(" AND EXISTS (SELECT 1 FROM doc_index e WHERE e.path = d.path AND e.field = ?", field)
+	w.add(cond.b.String(), cond.args...)
+	w.add(")")
+	return true
+}
+
+// keyCondition appends " AND ..." constraining col, the key of f's field,
+// as Run's matches does: comparisons stay within the operand's type class,
+// which is a key range because every key starts with its class's tag byte;
+// NOT_EQUAL and NOT_IN exclude null; IN ignores null and NaN.
+func keyCondition(w *sqlWriter, col string, f Filter) bool {
+	k := AppendKey(nil, f.Value)
+	classLow, classHigh := k[:1], []byte{k[0] + 1}
+	switch f.Op {
+	case OpEqual:
+		w.add(" AND "+col+" = ?", k)
+	case OpLessThan:
+		w.add(" AND "+col+" >= ? AND "+col+" < ?", classLow, k)
+	case OpLessThanOrEqual:
+		w.add(" AND "+col+" >= ? AND "+col+" <= ?", classLow, k)
+	case OpGreaterThan:
+		w.add(" AND "+col+" > ? AND "+col+" < ?", k, classHigh)
+	case OpGreaterThanOrEqual:
+		w.add(" AND "+col+" >= ? AND "+col+" < ?", k, classHigh)
+	case OpNotEqual:
+		w.add(" AND "+col+" <> ? AND "+col+" <> ?", []byte{keyNull}, k)
+	case OpIn:
+		keys := matchableKeys(f.Value.Array...)
+		if len(keys) == 0 {
+			return false
+		}
+		w.add(" AND " + col + " IN ")
+		w.placeholders(keys)
+	case OpNotIn:
+		if slices.ContainsFunc(f.Value.Array, isNull) {
+			return false
+		}
+		w.add(" AND "+col+" <> ? AND "+col+" NOT IN ", []byte{keyNull})
+		w.placeholders(distinctKeys(f.Value.Array))
+	default:
+		return false // Validate refuses other operators
+	}
+	return true
+}
+
+// nameKeyCondition appends the condition of a __name__ filter on col, the
+// __name__ row's key, whose bytes order is Path.Compare.
+func nameKeyCondition(w *sqlWriter, col string, f Filter) {
+	if f.Op == OpIn || f.Op == OpNotIn {
+		keys := make([][]byte, 0, len(f.Value.Array))
+		for _, v := range f.Value.Array {
+			keys = append(keys, nameKey(namePath(v)))
+		}
+		op := " IN "
+		if f.Op == OpNotIn {
+			op = " NOT IN "
+		}
+		w.add(" AND " + col + op)
+		w.placeholders(keys)
+		return
+	}
+	op := " = ?"
+	switch f.Op {
+	case OpNotEqual:
+		op = " <> ?"
+	case OpLessThan:
+		op = " < ?"
+	case OpLessThanOrEqual:
+		op = " <= ?"
+	case OpGreaterThan:
+		op = " > ?"
+	case OpGreaterThanOrEqual:
+		op = " >= ?"
+	}
+	w.add(" AND "+col+op, nameKey(namePath(f.Value)))
+}
+
+// matchableKeys returns the distinct keys of the operands that can match:
+// null and NaN operands of IN and the array operators match nothing (Run).
+func matchableKeys(vs ...Value) [][]byte {
+	return distinctKeys(slices.DeleteFunc(slices.Clone(vs), func(v Value) bool { return isNull(v) || isNaN(v) }))
+}
+
+func distinctKeys(vs []Value) [][]byte {
+	keys := make([][]byte, 0, len(vs))
+	for _, v := range vs {
+		keys = append(keys, AppendKey(nil, v))
+	}
+	slices.SortFunc(keys, bytes.Compare)
+	return slices.CompactFunc(keys, bytes.Equal)
+}
