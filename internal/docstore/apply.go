@@ -3,8 +3,6 @@ package docstore
 import (
 	"bytes"
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -26,22 +24,19 @@ type docState struct {
 
 // applyBatch applies p's writes at the next commit time, or finds the answer already given
 // to the same batch (replayed). A refusal for the batch's content comes back in the answer
-// before anything is written (bar the write-rate charge); err is a database error, which fails
+// before anything is written; err is a database error, which fails
 // the group's transaction.
-func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, c *clock, p *pending) (a answer, replayed bool, err error) {
-	if p.req.ClientID != "" {
-		a, found, err := rememberedAnswer(ctx, tx, p.caller, p.req)
+func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *clock, p *pending) (a answer, replayed bool, err error) {
+	if last, ok := g.lastBatch[clientKey{p.caller, p.req.ClientID}]; ok && p.req.ClientID != "" && p.req.BatchID <= last {
+		a, found, err := g.rememberedAnswer(ctx, tx, p.caller, p.req)
 		if err != nil || found {
 			return a, found, err
 		}
 	}
 	t := s.nextTime(c)
-	charge, err := s.checkRate(ctx, tx, p.caller, max(1, len(p.writes)), t)
-	if refused := (*Error)(nil); errors.As(err, &refused) {
-		return answer{err: err}, false, nil
-	}
+	charge, err := s.checkRate(g, p.caller, max(1, len(p.writes)), t)
 	if err != nil {
-		return answer{}, false, err
+		return answer{err: err}, false, nil
 	}
 	states := make(map[string]*docState)
 	var order []*docState
@@ -50,22 +45,19 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, c *clock, p *pendi
 		w := &p.writes[i]
 		st, ok := states[w.path]
 		if !ok {
-			if st, err = loadDoc(ctx, tx, w); err != nil {
-				return answer{}, false, err
-			}
+			st = g.load(w)
 			states[w.path] = st
 			order = append(order, st)
 		}
 		r, err := st.apply(w, t)
 		if err != nil {
-			// Refused batches are charged too: each costs a transaction all the same.
-			return answer{err: err}, false, charge(ctx, tx)
+			// Refused batches are charged too: each costs the database all the same.
+			charge()
+			return answer{err: err}, false, nil
 		}
 		results[i] = r
 	}
-	if err := charge(ctx, tx); err != nil {
-		return answer{}, false, err
-	}
+	charge()
 	res := CommitResult{WriteResults: results, CommitTime: fromMicros(t), Version: c.version}
 	changes := false
 	for _, st := range order {
@@ -85,6 +77,7 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, c *clock, p *pendi
 		if err := st.store(ctx, tx, p.caller, c.version); err != nil {
 			return answer{}, false, err
 		}
+		g.docs[st.path] = docRow{live: st.live, raw: st.raw, created: st.created, updated: st.updated}
 		if st.live != st.wasLive && isHistory(st.parent) {
 			if _, ok := delta[st.parent]; !ok {
 				histories = append(histories, st.parent)
@@ -94,7 +87,7 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, c *clock, p *pendi
 	}
 	for _, parent := range histories {
 		if d := delta[parent]; d != 0 {
-			if err := s.countHistory(ctx, tx, parent, p.caller, d, t, c.version); err != nil {
+			if err := s.countHistory(ctx, tx, g, parent, p.caller, d, t, c.version); err != nil {
 				return answer{}, false, err
 			}
 		}
@@ -109,18 +102,10 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func loadDoc(ctx context.Context, tx *store.Tx, w *prepared) (*docState, error) {
-	st := &docState{path: w.path, parent: w.parent}
-	var fields sql.NullString
-	err := tx.QueryRow(ctx, "SELECT fields, create_time, update_time FROM docs WHERE path = ?", w.path).
-		Scan(&fields, &st.created, &st.updated)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("read %s: %w", w.path, err)
-	}
-	if fields.Valid {
-		st.wasLive, st.live, st.raw = true, true, []byte(fields.String)
-	}
-	return st, nil
+// load returns the state of w's document as the batches before have left it.
+func (g *groupReads) load(w *prepared) *docState {
+	d := g.docs[w.path]
+	return &docState{path: w.path, parent: w.parent, wasLive: d.live, live: d.live, raw: d.raw, created: d.created, updated: d.updated}
 }
 
 // apply applies one write to the document's state at commit time t.

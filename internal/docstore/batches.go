@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"handy/internal/store"
@@ -16,7 +17,10 @@ import (
 // BatchID is not above the last answered is never applied again. found reports whether the
 // batch was answered before; the answer is then the first one, or, when it is no longer kept,
 // a failed-precondition that says so.
-func rememberedAnswer(ctx context.Context, tx *store.Tx, owner string, req CommitRequest) (a answer, found bool, err error) {
+func (g *groupReads) rememberedAnswer(ctx context.Context, tx *store.Tx, owner string, req CommitRequest) (a answer, found bool, err error) {
+	if a, ok := g.answers[clientKey{owner, req.ClientID}][req.BatchID]; ok {
+		return a, true, nil
+	}
 	var last int64
 	var result string
 	err = tx.QueryRow(ctx, "SELECT batch_id, result FROM doc_batches WHERE owner = ? AND client_id = ? ORDER BY batch_id DESC LIMIT 1",
@@ -32,7 +36,7 @@ func rememberedAnswer(ctx context.Context, tx *store.Tx, owner string, req Commi
 			owner, req.ClientID, req.BatchID).Scan(&result)
 		if errors.Is(err, sql.ErrNoRows) {
 			return answer{err: &Error{Code: ErrFailedPrecondition, Message: fmt.Sprintf(
-				"batch %d of client %q comes after batch %d, and its answer is not kept: it was not applied now", req.BatchID, req.ClientID, last)}}, true, nil
+				"batch %d of client %q is below its last batch, %d, and answers are kept for the last %d batch ids only: it was not applied", req.BatchID, req.ClientID, last, keptBatches)}}, true, nil
 		}
 		if err != nil {
 			return answer{}, false, fmt.Errorf("read batch %d of %q: %w", req.BatchID, req.ClientID, err)
@@ -45,23 +49,71 @@ func rememberedAnswer(ctx context.Context, tx *store.Tx, owner string, req Commi
 	return a, true, nil
 }
 
-// remember stores a batch's final answer and forgets all but the client's last keptBatches.
-func (s *Store) remember(ctx context.Context, tx *store.Tx, p *pending, a answer) error {
-	if p.req.ClientID == "" {
-		return nil
-	}
+// remember keeps a batch's final answer for exactly-once delivery: in memory for the rest of
+// the group, and in doc_batches when the group is written (writeBookkeeping).
+func (g *groupReads) remember(p *pending, a answer) error {
 	raw, err := encodeAnswer(a)
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, "INSERT INTO doc_batches (owner, client_id, batch_id, result) VALUES (?, ?, ?, ?)",
-		p.caller, p.req.ClientID, p.req.BatchID, string(raw)); err != nil {
-		return fmt.Errorf("remember batch %d of %q: %w", p.req.BatchID, p.req.ClientID, err)
+	k := clientKey{p.caller, p.req.ClientID}
+	g.answered = append(g.answered, answeredBatch{k, p.req.BatchID, string(raw)})
+	if g.answers[k] == nil {
+		g.answers[k] = map[int64]answer{}
 	}
-	if _, err := tx.Exec(ctx, `DELETE FROM doc_batches WHERE owner = ? AND client_id = ? AND batch_id < (
-		SELECT batch_id FROM doc_batches WHERE owner = ? AND client_id = ? ORDER BY batch_id DESC LIMIT 1 OFFSET ?)`,
-		p.caller, p.req.ClientID, p.caller, p.req.ClientID, keptBatches-1); err != nil {
-		return fmt.Errorf("forget old batches of %q: %w", p.req.ClientID, err)
+	g.answers[k][p.req.BatchID] = a
+	g.lastBatch[k] = max(g.lastBatch[k], p.req.BatchID)
+	return nil
+}
+
+// writeBookkeeping writes what the group's batches left in memory, each table in one
+// statement (per chunk) rather than one per batch: the answers to remember, forgetting those
+// of batch ids more than keptBatches below a client's last, and the write-rate buckets.
+func (g *groupReads) writeBookkeeping(ctx context.Context, tx *store.Tx) error {
+	const chunk = 200
+	for rows := g.answered; len(rows) > 0; {
+		part := rows[:min(len(rows), chunk)]
+		rows = rows[len(part):]
+		q := "INSERT INTO doc_batches (owner, client_id, batch_id, result) VALUES " + strings.Repeat("(?, ?, ?, ?), ", len(part)-1) + "(?, ?, ?, ?)"
+		var args []any
+		for _, b := range part {
+			args = append(args, b.key.owner, b.key.client, b.id, b.result)
+		}
+		if _, err := tx.Exec(ctx, q, args...); err != nil {
+			return fmt.Errorf("remember the answers: %w", err)
+		}
+	}
+	var forget []any
+	for k := range g.answers {
+		if last := g.lastBatch[k]; last > keptBatches {
+			forget = append(forget, k.owner, k.client, last-keptBatches)
+		}
+	}
+	for len(forget) > 0 {
+		part := forget[:min(len(forget), 3*chunk)]
+		forget = forget[len(part):]
+		q := "DELETE FROM doc_batches WHERE " + strings.Repeat("(owner = ? AND client_id = ? AND batch_id <= ?) OR ", len(part)/3-1) +
+			"(owner = ? AND client_id = ? AND batch_id <= ?)"
+		if _, err := tx.Exec(ctx, q, part...); err != nil {
+			return fmt.Errorf("forget old answers: %w", err)
+		}
+	}
+	var owners []string
+	for o := range g.charged {
+		owners = append(owners, o)
+	}
+	for len(owners) > 0 {
+		part := owners[:min(len(owners), chunk)]
+		owners = owners[len(part):]
+		q := "INSERT INTO doc_rate (owner, tokens, at) VALUES " + strings.Repeat("(?, ?, ?), ", len(part)-1) +
+			"(?, ?, ?) ON CONFLICT (owner) DO UPDATE SET tokens = excluded.tokens, at = excluded.at"
+		var args []any
+		for _, o := range part {
+			args = append(args, o, g.buckets[o].tokens, g.buckets[o].at)
+		}
+		if _, err := tx.Exec(ctx, q, args...); err != nil {
+			return fmt.Errorf("charge the write rates: %w", err)
+		}
 	}
 	return nil
 }

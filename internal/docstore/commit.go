@@ -14,7 +14,7 @@ const (
 	MaxDocumentBytes   = 1 << 20 // DocumentSize of one document, Firestore's 1 MiB
 	MaxStoredPathBytes = 512     // a written document's path; see MaxIndexEntryBytes
 	MaxClientIDBytes   = 128
-	keptBatches        = 32 // answers remembered per client for exactly-once commits
+	keptBatches        = 32 // a client's batch ids, up to its last, whose answers are kept
 )
 
 // CommitRequest is an atomic batch of writes, as Firestore REST v1's commit, with ClientID and

@@ -164,7 +164,7 @@ func TestExactlyOnce(t *testing.T) {
 			t.Errorf("batch 7, the 32nd last: %v", err)
 		}
 		_, err = send(s, 6, put("users/u1/d/c", nil))
-		wantCode(t, err, ErrFailedPrecondition, "not kept")
+		wantCode(t, err, ErrFailedPrecondition, "last 32 batch ids")
 		// Another client's numbering, and another user's, are their own.
 		if _, err := s.Commit(ctx, "u1", CommitRequest{ClientID: "tab-2", BatchID: 1}); err != nil {
 			t.Fatal(err)

@@ -122,9 +122,13 @@ func (s *Store) tryGroup(group []*pending) ([]answer, map[string]int64, error) {
 			return fmt.Errorf("lock the clock: %w", err)
 		}
 		start := c
+		g, err := prefetch(ctx, tx, group)
+		if err != nil {
+			return err
+		}
 		for i, p := range group {
 			before := c.version
-			a, err := s.commitBatch(ctx, tx, &c, p)
+			a, err := s.commitBatch(ctx, tx, g, &c, p)
 			if err != nil {
 				return err
 			}
@@ -132,6 +136,9 @@ func (s *Store) tryGroup(group []*pending) ([]answer, map[string]int64, error) {
 			if c.version != before {
 				changed[p.caller] = c.version
 			}
+		}
+		if err := g.writeBookkeeping(ctx, tx); err != nil {
+			return err
 		}
 		if c == start {
 			return nil
@@ -147,14 +154,14 @@ func (s *Store) tryGroup(group []*pending) ([]answer, map[string]int64, error) {
 // commitBatch applies one batch and remembers its answer for exactly-once delivery when the
 // answer is final: a success, or a refusal for its content (so that a resend cannot succeed
 // where the first failed). resource-exhausted is not final: the same batch may pass later.
-func (s *Store) commitBatch(ctx context.Context, tx *store.Tx, c *clock, p *pending) (answer, error) {
-	a, replayed, err := s.applyBatch(ctx, tx, c, p)
+func (s *Store) commitBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *clock, p *pending) (answer, error) {
+	a, replayed, err := s.applyBatch(ctx, tx, g, c, p)
 	if err != nil || replayed {
 		return a, err
 	}
 	var refused *Error
-	if a.err == nil || errors.As(a.err, &refused) && refused.Code != ErrResourceExhausted {
-		if err := s.remember(ctx, tx, p, a); err != nil {
+	if p.req.ClientID != "" && (a.err == nil || errors.As(a.err, &refused) && refused.Code != ErrResourceExhausted) {
+		if err := g.remember(p, a); err != nil {
 			return answer{}, err
 		}
 	}

@@ -126,12 +126,14 @@ func get0(t *testing.T, s *Store, uid, path string) (Doc, error) {
 }
 
 // BenchmarkCommitParallel measures acknowledged single-write commits per second from 64
-// concurrent clients, each its own user creating history entries (the write rate is off).
+// concurrent clients, each its own user creating history entries with a clientId and batchId
+// as the browser sends them; the write rate is checked and charged, with a limit too high to
+// refuse anything.
 func BenchmarkCommitParallel(b *testing.B) {
 	for _, e := range storetest.Engines() {
 		b.Run(e.Name, func(b *testing.B) {
 			const clients = 64
-			s := openStore(b, e.Open(b), WithWriteRate(0, 0))
+			s := openStore(b, e.Open(b), WithWriteRate(1e9, MaxWrites))
 			var next sync.Mutex
 			n := 0
 			b.ResetTimer()
@@ -148,7 +150,7 @@ func BenchmarkCommitParallel(b *testing.B) {
 						n++
 						next.Unlock()
 						w := put(fmt.Sprintf("users/u%d/history/h%d", c, k), Fields{"tool": strV("area"), "k": intV(int64(k))})
-						if _, err := s.Commit(context.Background(), fmt.Sprintf("u%d", c), CommitRequest{Writes: []Write{w}}); err != nil {
+						if _, err := s.Commit(context.Background(), fmt.Sprintf("u%d", c), CommitRequest{Writes: []Write{w}, ClientID: "tab", BatchID: int64(k + 1)}); err != nil {
 							b.Error(err)
 							return
 						}
@@ -205,6 +207,35 @@ func TestDatabaseErrorFailsOneBatch(t *testing.T) {
 		var n, maxVersion int64
 		if err := st.QueryRow(ctx, "SELECT COUNT(*), MAX(version) FROM docs").Scan(&n, &maxVersion); err != nil || n != clients-1 || maxVersion != clients-1 {
 			t.Errorf("%d documents, last version %d (%v); want %d, gap-free", n, maxVersion, err, clients-1)
+		}
+	})
+}
+
+// TestConcurrentResends sends one batch 16 times at once, as a client retrying over several
+// connections would: it is applied once and every send gets the same answer.
+func TestConcurrentResends(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		s := openStore(t, st)
+		const sends = 16
+		results := make([]CommitResult, sends)
+		errs := make([]error, sends)
+		var wg sync.WaitGroup
+		for i := range sends {
+			wg.Go(func() {
+				w := put(fmt.Sprintf("users/u1/history/h%d", i), Fields{"n": intV(int64(i))})
+				results[i], errs[i] = s.Commit(context.Background(), "u1", CommitRequest{ClientID: "c", BatchID: 1, Writes: []Write{w}})
+			})
+		}
+		wg.Wait()
+		for i := range sends {
+			if errs[i] != nil || results[i].Version != 1 || !results[i].CommitTime.Equal(results[0].CommitTime) {
+				t.Fatalf("send %d: %+v, %v; send 0: %+v", i, results[i], errs[i], results[0])
+			}
+		}
+		var n int
+		if err := st.QueryRow(context.Background(), "SELECT COUNT(*) FROM docs").Scan(&n); err != nil || n != 1 {
+			t.Fatalf("%d documents (%v), want 1", n, err)
 		}
 	})
 }

@@ -2,7 +2,6 @@ package docstore
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -12,20 +11,19 @@ import (
 )
 
 // checkRate checks that owner's token bucket holds n writes at time now (Unix microseconds),
-// or refuses them with resource-exhausted and the time until they would pass. charge then
-// takes them: the bucket is a row updated in the commit's transaction, so the rate holds across
-// instances and restarts. A rate of zero or less disables the limit.
-func (s *Store) checkRate(ctx context.Context, tx *store.Tx, owner string, n int, now int64) (charge func(context.Context, *store.Tx) error, err error) {
+// or refuses them with resource-exhausted and the time until they would pass; charge then
+// takes them. The bucket is a row written in the commit's transaction (writeBookkeeping), so
+// the rate holds across instances and restarts. A rate of zero or less disables the limit.
+func (s *Store) checkRate(g *groupReads, owner string, n int, now int64) (charge func(), err error) {
 	if s.rate <= 0 {
-		return func(context.Context, *store.Tx) error { return nil }, nil
+		return func() {}, nil
 	}
-	tokens, at := s.burst, now
-	err = tx.QueryRow(ctx, "SELECT tokens, at FROM doc_rate WHERE owner = ?", owner).Scan(&tokens, &at)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("read the write rate: %w", err)
+	b, ok := g.buckets[owner]
+	if !ok {
+		b = bucket{tokens: s.burst, at: now}
 	}
-	elapsed := float64(max(0, now-at)) / 1e6
-	tokens = min(s.burst, tokens+elapsed*s.rate)
+	elapsed := float64(max(0, now-b.at)) / 1e6
+	tokens := min(s.burst, b.tokens+elapsed*s.rate)
 	if need := float64(n); tokens < need {
 		// Whole milliseconds, rounded up: a client that waits exactly this long passes.
 		wait := time.Duration(math.Ceil((need-tokens)/s.rate*1e3)) * time.Millisecond
@@ -35,12 +33,9 @@ func (s *Store) checkRate(ctx context.Context, tx *store.Tx, owner string, n int
 			RetryAfter: wait,
 		}
 	}
-	return func(ctx context.Context, tx *store.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO doc_rate (owner, tokens, at) VALUES (?, ?, ?)
-			ON CONFLICT (owner) DO UPDATE SET tokens = excluded.tokens, at = excluded.at`, owner, tokens-float64(n), now); err != nil {
-			return fmt.Errorf("charge the write rate: %w", err)
-		}
-		return nil
+	return func() {
+		g.buckets[owner] = bucket{tokens: tokens - float64(n), at: now}
+		g.charged[owner] = true
 	}, nil
 }
 
@@ -55,7 +50,7 @@ func isHistory(parent string) bool {
 // it past the limit, deletes the oldest (by createTime) as tombstones at time t and version v,
 // in the commit that overfilled it. doc_counts is kept by every commit that adds or removes a
 // history entry, so anything else that writes docs must keep it too.
-func (s *Store) countHistory(ctx context.Context, tx *store.Tx, parent, owner string, delta int, t, v int64) error {
+func (s *Store) countHistory(ctx context.Context, tx *store.Tx, g *groupReads, parent, owner string, delta int, t, v int64) error {
 	var live int
 	if err := tx.QueryRow(ctx, `INSERT INTO doc_counts (parent, owner, live) VALUES (?, ?, ?)
 		ON CONFLICT (parent) DO UPDATE SET live = doc_counts.live + excluded.live RETURNING live`, parent, owner, delta).Scan(&live); err != nil {
@@ -87,6 +82,7 @@ func (s *Store) countHistory(ctx context.Context, tx *store.Tx, parent, owner st
 		if _, err := tx.Exec(ctx, "UPDATE docs SET fields = NULL, update_time = ?, version = ? WHERE path = ?", t, v, path); err != nil {
 			return fmt.Errorf("prune %s: %w", path, err)
 		}
+		g.docs[path] = docRow{updated: t}
 	}
 	if _, err := tx.Exec(ctx, "UPDATE doc_counts SET live = ? WHERE parent = ?", live-len(oldest), parent); err != nil {
 		return fmt.Errorf("count %s: %w", parent, err)
