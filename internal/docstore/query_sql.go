@@ -8,8 +8,9 @@ import (
 
 // Query answers q for caller, with exactly the results Run gives over the
 // stored documents (see Run for every semantic choice), in one SQL statement
-// over the index rows (see planQuery): the documents' JSON is read only for
-// the rows returned. The access rule is Get's: q.Parent must be under
+// over the index rows (see planQuery), which reads the documents' JSON only
+// for the rows returned; a capped count may come first to choose the plan
+// (chooseDriver). The access rule is Get's: q.Parent must be under
 // users/{caller}. A hand-built q is validated first.
 func (s *Store) Query(ctx context.Context, caller string, q Query) ([]Doc, error) {
 	if err := authorize(caller, q.Parent); err != nil {

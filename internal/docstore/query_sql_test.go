@@ -253,3 +253,46 @@ func TestQueryReferenceDocs(t *testing.T) {
 		}
 	})
 }
+
+// TestQueryChooseDriver: a filter drives when it matches few documents, the
+// ordering when the filter matches many; both answer as Run does.
+func TestQueryChooseDriver(t *testing.T) {
+	docs := historyEntries(400) // tools: area ~240, speed ~156, flip ~4
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		t.Parallel()
+		s := openStore(t, st, testWriteRate())
+		replaceDocs(t, s, nil, docs)
+		ctx := context.Background()
+		query := func(tool string, limit int, order bool) Query {
+			q := historyQuery(t)
+			q.Where[0].Value, q.Limit = qStr(tool), limit
+			if !order {
+				q.OrderBy = nil
+			}
+			return q
+		}
+		tests := []struct {
+			name string
+			q    Query
+			want int // the driver
+		}{
+			{"rare value, limit", query("flip", 5, true), 0},
+			{"common value, limit", query("speed", 5, true), -1},
+			{"common value, no limit", query("speed", 0, true), 0},
+			{"common value, by name", query("speed", 5, false), 0},
+		}
+		for _, tt := range tests {
+			got, err := s.chooseDriver(ctx, tt.q)
+			if err != nil || got != tt.want {
+				t.Errorf("%s: driver %d, %v; want %d", tt.name, got, err, tt.want)
+			}
+			docsGot, err := s.Query(ctx, "u1", tt.q)
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			if diff := diffDocs(Run(tt.q, docs), docsGot); diff != "" {
+				t.Errorf("%s:\n%s", tt.name, diff)
+			}
+		}
+	})
+}
