@@ -7,11 +7,13 @@ import (
 )
 
 // Query answers q for caller, with exactly the results Run gives over the
-// stored documents (see Run for every semantic choice), in one SQL statement
-// over the index rows (see planQuery), which reads the documents' JSON only
-// for the rows returned; a capped count may come first to choose the plan
-// (chooseDriver). The access rule is Get's: q.Parent must be under
-// users/{caller}. A hand-built q is validated first.
+// stored documents (see Run for every semantic choice), save one exception:
+// a value too long to index (MaxIndexEntryBytes) is invisible to filters and
+// orderings on its field path, as a Firestore field exempted from indexing
+// is. It runs one SQL statement over the index rows (see planQuery), which
+// reads the documents' JSON only for the rows returned; a capped count may
+// come first to choose the plan (chooseDriver). The access rule is Get's:
+// q.Parent must be under users/{caller}. A hand-built q is validated first.
 func (s *Store) Query(ctx context.Context, caller string, q Query) ([]Doc, error) {
 	if err := authorize(caller, q.Parent); err != nil {
 		return nil, err
