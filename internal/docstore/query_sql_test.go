@@ -296,3 +296,34 @@ func TestQueryChooseDriver(t *testing.T) {
 		}
 	})
 }
+
+// TestQueryUnindexedValue: a value too long to index is invisible to
+// filters and orderings on its field path (Query's one exception to Run),
+// not to the rest of the document.
+func TestQueryUnindexedValue(t *testing.T) {
+	long := qStr(strings.Repeat("x", MaxIndexEntryBytes))
+	docs := []Doc{
+		{Path: mustPath(t, "users/u1/history/a"), Fields: Fields{"s": long, "n": qInt(1)}},
+		{Path: mustPath(t, "users/u1/history/b"), Fields: Fields{"s": qStr("short"), "n": qInt(2)}},
+	}
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		t.Parallel()
+		s := openStore(t, st, testWriteRate())
+		replaceDocs(t, s, nil, docs)
+		parent := mustCollection(t, "users/u1/history")
+		for _, tt := range []struct {
+			name string
+			q    Query
+			want string
+		}{
+			{"ordered by it", Query{Parent: parent, OrderBy: []Order{{Field: FieldPath{"s"}}}}, "b"},
+			{"equal to it", Query{Parent: parent, Where: []Filter{{Field: FieldPath{"s"}, Op: OpEqual, Value: long}}}, ""},
+			{"another field", Query{Parent: parent, OrderBy: []Order{{Field: FieldPath{"n"}}}}, "a b"},
+		} {
+			got, err := s.Query(context.Background(), "u1", tt.q)
+			if err != nil || ids(got) != tt.want {
+				t.Errorf("%s: got %q, %v; want %q", tt.name, ids(got), err, tt.want)
+			}
+		}
+	})
+}
