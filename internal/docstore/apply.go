@@ -22,10 +22,10 @@ type docState struct {
 	dirty        bool
 }
 
-// applyBatch applies p's writes at the next commit time, or finds the answer already given
-// to the same batch (replayed). A refusal for the batch's content comes back in the answer
-// before anything is written; err is a database error, which fails
-// the group's transaction.
+// applyBatch applies p's writes at the next commit time to the group's view of the documents
+// (flushDocs writes them when the group ends), or finds the answer already given to the same
+// batch (replayed). A refusal for the batch's content comes back in the answer and changes
+// nothing; err is a database error, which fails the group's transaction.
 func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *clock, p *pending) (a answer, replayed bool, err error) {
 	if last, ok := g.lastBatch[clientKey{p.caller, p.req.ClientID}]; ok && p.req.ClientID != "" && p.req.BatchID <= last {
 		a, found, err := g.rememberedAnswer(ctx, tx, p.caller, p.req)
@@ -68,28 +68,9 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *
 	}
 	c.version++
 	res.Version = c.version
-	var histories []string        // history collections that gained or lost documents
-	delta := make(map[string]int) // by how many
 	for _, st := range order {
-		if !st.dirty || !st.live && !st.wasLive {
-			continue
-		}
-		if err := st.store(ctx, tx, p.caller, c.version); err != nil {
-			return answer{}, false, err
-		}
-		g.docs[st.path] = docRow{live: st.live, raw: st.raw, created: st.created, updated: st.updated}
-		if st.live != st.wasLive && isHistory(st.parent) {
-			if _, ok := delta[st.parent]; !ok {
-				histories = append(histories, st.parent)
-			}
-			delta[st.parent] += boolInt(st.live) - boolInt(st.wasLive)
-		}
-	}
-	for _, parent := range histories {
-		if d := delta[parent]; d != 0 {
-			if err := s.countHistory(ctx, tx, g, parent, p.caller, d, t, c.version); err != nil {
-				return answer{}, false, err
-			}
+		if st.dirty && (st.live || st.wasLive) {
+			g.write(st, p.caller, c.version)
 		}
 	}
 	return answer{result: res}, false, nil
@@ -105,7 +86,8 @@ func boolInt(b bool) int {
 // load returns the state of w's document as the batches before have left it.
 func (g *groupReads) load(w *prepared) *docState {
 	d := g.docs[w.path]
-	return &docState{path: w.path, parent: w.parent, wasLive: d.live, live: d.live, raw: d.raw, created: d.created, updated: d.updated}
+	return &docState{path: w.path, parent: w.parent, wasLive: d.live, live: d.live, raw: d.raw, fields: d.fields,
+		created: d.created, updated: d.updated, rows: d.rows}
 }
 
 // apply applies one write to the document's state at commit time t.
@@ -176,60 +158,4 @@ func (st *docState) decoded() (Fields, error) {
 	}
 	st.fields = f
 	return f, nil
-}
-
-// store writes the document's final state at version v: its row (a tombstone when deleted)
-// and its index rows.
-func (st *docState) store(ctx context.Context, tx *store.Tx, owner string, v int64) error {
-	if st.wasLive {
-		if _, err := tx.Exec(ctx, "DELETE FROM doc_index WHERE path = ?", st.path); err != nil {
-			return fmt.Errorf("unindex %s: %w", st.path, err)
-		}
-	}
-	if !st.live {
-		if _, err := tx.Exec(ctx, "UPDATE docs SET fields = NULL, update_time = ?, version = ? WHERE path = ?", st.updated, v, st.path); err != nil {
-			return fmt.Errorf("delete %s: %w", st.path, err)
-		}
-		return nil
-	}
-	if _, err := tx.Exec(ctx, `INSERT INTO docs (path, parent, owner, fields, create_time, update_time, version) VALUES (?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (path) DO UPDATE SET fields = excluded.fields, create_time = excluded.create_time,
-			update_time = excluded.update_time, version = excluded.version`,
-		st.path, st.parent, owner, string(st.raw), st.created, st.updated, v); err != nil {
-		return fmt.Errorf("write %s: %w", st.path, err)
-	}
-	rows := st.rows
-	if rows == nil {
-		p, err := ParseDocumentPath(st.path)
-		if err != nil {
-			return err
-		}
-		rows = indexRows(p, st.fields)
-	}
-	return insertIndexRows(ctx, tx, rows)
-}
-
-// indexInsertRows bounds one INSERT's rows (4 parameters each), well under both engines'
-// limits on parameters.
-const indexInsertRows = 250
-
-func insertIndexRows(ctx context.Context, tx *store.Tx, rows []IndexRow) error {
-	for len(rows) > 0 {
-		chunk := rows[:min(len(rows), indexInsertRows)]
-		rows = rows[len(chunk):]
-		var q bytes.Buffer
-		q.WriteString("INSERT INTO doc_index (parent, field, key, path) VALUES ")
-		args := make([]any, 0, 4*len(chunk))
-		for i, r := range chunk {
-			if i > 0 {
-				q.WriteString(", ")
-			}
-			q.WriteString("(?, ?, ?, ?)")
-			args = append(args, r.Parent, r.Field, r.Key, r.Path)
-		}
-		if _, err := tx.Exec(ctx, q.String(), args...); err != nil {
-			return fmt.Errorf("index %s: %w", chunk[0].Path, err)
-		}
-	}
-	return nil
 }

@@ -137,6 +137,9 @@ func (s *Store) tryGroup(group []*pending) ([]answer, map[string]int64, error) {
 				changed[p.caller] = c.version
 			}
 		}
+		if err := g.flushDocs(ctx, tx, c, s.historyLimit); err != nil {
+			return err
+		}
 		if err := g.writeBookkeeping(ctx, tx); err != nil {
 			return err
 		}

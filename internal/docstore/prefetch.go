@@ -16,6 +16,13 @@ type groupReads struct {
 	docs      map[string]docRow   // by path; absent: no row
 	buckets   map[string]bucket   // by owner; absent: a full bucket
 	lastBatch map[clientKey]int64 // the last batchId answered; absent: none
+	startLive map[string]bool     // the documents live when the group began: indexed
+
+	// The documents the group changed, written once at its end (flushDocs).
+	dirty        map[string]dirtyDoc
+	dirtyOrder   []string
+	history      map[string]*historyDelta
+	historyOrder []string
 
 	// Bookkeeping that no statement of the group reads back, written once at its end.
 	charged  map[string]bool                // owners whose bucket changed
@@ -29,10 +36,13 @@ type answeredBatch struct {
 	result string
 }
 
-// docRow is a docs row as the transaction sees it.
+// docRow is a document as the group's batches have left it: a docs row, with the fields
+// decoded and the index rows when a batch has them at hand.
 type docRow struct {
 	live             bool
 	raw              []byte
+	fields           Fields
+	rows             []IndexRow
 	created, updated int64
 }
 
@@ -49,6 +59,7 @@ const inChunk = 500
 // prefetch reads the documents, write-rate buckets and last batch ids that group will need.
 func prefetch(ctx context.Context, tx *store.Tx, group []*pending) (*groupReads, error) {
 	g := &groupReads{docs: map[string]docRow{}, buckets: map[string]bucket{}, lastBatch: map[clientKey]int64{},
+		startLive: map[string]bool{}, dirty: map[string]dirtyDoc{}, history: map[string]*historyDelta{},
 		charged: map[string]bool{}, answers: map[clientKey]map[int64]answer{}}
 	var paths, owners, clients []string
 	seen := map[string]bool{}
@@ -78,6 +89,7 @@ func prefetch(ctx context.Context, tx *store.Tx, group []*pending) (*groupReads,
 			}
 			d.live, d.raw = fields.Valid, []byte(fields.String)
 			g.docs[path] = d
+			g.startLive[path] = d.live
 			return nil
 		})
 	if err != nil {
