@@ -3,6 +3,7 @@ package docstore
 import (
 	"bytes"
 	"slices"
+	"strings"
 )
 
 // The conditions of filters, as key comparisons on doc_index rows (see
@@ -43,10 +44,13 @@ func driverCondition(w *sqlWriter, f Filter) (field string, ok bool) {
 }
 
 // filterSQL appends " AND <condition>" for f; false when f matches nothing.
-func filterSQL(w *sqlWriter, f Filter, fieldAlias map[string]string, nameAlias string) bool {
-	if f.Field.isName() {
-		nameKeyCondition(w, nameAlias+".key", f)
+func filterSQL(w *sqlWriter, f Filter, parent Path, fieldAlias map[string]string, nameAlias string) bool {
+	if f.Field.isName() && nameAlias == "d" {
+		nameKeyCondition(w, "d.key", f)
 		return true
+	}
+	if f.Field.isName() {
+		return namePathFilter(w, parent, f)
 	}
 	field := f.Field.String()
 	switch f.Op {
@@ -161,4 +165,89 @@ func distinctKeys(vs []Value) [][]byte {
 	}
 	slices.SortFunc(keys, bytes.Compare)
 	return slices.CompactFunc(keys, bytes.Equal)
+}
+
+// namePathFilter appends the condition of a __name__ filter as comparisons
+// of d.path (see namePathExpr); false when it matches nothing.
+func namePathFilter(w *sqlWriter, parent Path, f Filter) bool {
+	if f.Op == OpIn || f.Op == OpNotIn {
+		// Only a document directly in parent can be equal to one of ours.
+		var paths []any
+		for _, v := range f.Value.Array {
+			if p := namePath(v); p.Parent().Equal(parent) {
+				paths = append(paths, p.String())
+			}
+		}
+		switch {
+		case len(paths) == 0:
+			return f.Op == OpNotIn
+		case f.Op == OpIn:
+			w.add(" AND d.path IN (?"+strings.Repeat(", ?", len(paths)-1)+")", paths...)
+		default:
+			w.add(" AND d.path NOT IN (?"+strings.Repeat(", ?", len(paths)-1)+")", paths...)
+		}
+		return true
+	}
+	op := map[Op]string{OpEqual: "=", OpNotEqual: "<>", OpLessThan: "<", OpLessThanOrEqual: "<=",
+		OpGreaterThan: ">", OpGreaterThanOrEqual: ">="}[f.Op]
+	w.add(" AND ")
+	w.addExpr(namePathExpr(parent, namePath(f.Value), op))
+	return true
+}
+
+// namePathExpr returns the condition "the document's name op target" (op:
+// = <> < <= > >=) on d.path, for the documents of parent only: within one
+// parent, Path.Compare is the byte order of the paths (the same prefix, then
+// the id), which the text columns keep (COLLATE "C" in PostgreSQL). A
+// target elsewhere compares the same with every document of parent, or sits
+// just after the document parent/id it is below.
+func namePathExpr(parent, target Path, op string) (string, []any) {
+	n := parent.Len()
+	for i := range min(n, target.Len()) {
+		// Every document of parent has parent's segments first.
+		if c := strings.Compare(parent.Segment(i), target.Segment(i)); c != 0 {
+			return truth(cmpHolds(op, c)), nil
+		}
+	}
+	if target.Len() <= n { // an ancestor of parent: every document sorts after it
+		return truth(cmpHolds(op, 1)), nil
+	}
+	boundary := parent.String() + "/" + target.Segment(n)
+	if target.Len() == n+1 {
+		return "d.path " + op + " ?", []any{boundary}
+	}
+	switch op { // below parent/id: after that document, before the next id
+	case "=":
+		return truth(false), nil
+	case "<>":
+		return truth(true), nil
+	case "<", "<=":
+		return "d.path <= ?", []any{boundary}
+	}
+	return "d.path > ?", []any{boundary}
+}
+
+// cmpHolds reports whether a comparison result c satisfies op.
+func cmpHolds(op string, c int) bool {
+	switch op {
+	case "=":
+		return c == 0
+	case "<>":
+		return c != 0
+	case "<":
+		return c < 0
+	case "<=":
+		return c <= 0
+	case ">":
+		return c > 0
+	}
+	return c >= 0
+}
+
+// truth is a constant condition both engines accept.
+func truth(b bool) string {
+	if b {
+		return "1 = 1"
+	}
+	return "1 = 0"
 }

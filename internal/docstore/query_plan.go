@@ -1,7 +1,6 @@
 package docstore
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -30,6 +29,9 @@ import (
 //     for each driving row; by path it probes doc_index_path.
 //   - Cursors are key comparisons on the normalized ordering, expanded
 //     position by position because the directions may differ.
+//   - __name__ filters and cursor positions compare the __name__ rows' keys
+//     when those rows drive, and otherwise d.path as text (namePathExpr),
+//     which needs no row: within one parent, paths compare as names.
 //
 // Every SQL fragment below is a constant; values go in as arguments.
 
@@ -53,6 +55,9 @@ func (w *sqlWriter) add(text string, args ...any) {
 	w.args = append(w.args, args...)
 }
 
+// addExpr adds an expression built elsewhere with its arguments.
+func (w *sqlWriter) addExpr(text string, args []any) { w.add(text, args...) }
+
 // placeholders writes "(?, ?, ...)" for keys.
 func (w *sqlWriter) placeholders(keys [][]byte) {
 	w.add("(")
@@ -67,7 +72,7 @@ func (w *sqlWriter) placeholders(keys [][]byte) {
 
 // planColumn is one normalized ordering as the statement sees it.
 type planColumn struct {
-	alias string // the doc_index row holding its key: "d", "o1", "n"...
+	alias string // the doc_index row holding its key ("d", "o1"...); "" for __name__ compared by path
 	name  bool   // __name__
 	desc  bool   // direction in the statement (flipped for limitToLast)
 }
@@ -93,20 +98,12 @@ func planQuery(q Query, driver int) (st queryStatement, ok bool) {
 			if alias == "d" {
 				nameAlias = "d"
 			} else {
-				alias = "" // set below: only joined when a filter or cursor needs it
+				alias = "" // compared by path (see namePathExpr), no row needed
 			}
 		} else {
 			fieldAlias[o.Field.String()] = alias
 		}
 		cols[i] = planColumn{alias: alias, name: o.Field.isName(), desc: o.Descending != q.LimitToLast}
-	}
-	if nameAlias == "" && needsNameKey(q, orders) {
-		nameAlias = "n"
-	}
-	for i := range cols {
-		if cols[i].name {
-			cols[i].alias = nameAlias
-		}
 	}
 
 	var where sqlWriter
@@ -122,7 +119,7 @@ func planQuery(q Query, driver int) (st queryStatement, ok bool) {
 		first = field
 	}
 	for i, f := range q.Where {
-		if i != driver && !filterSQL(&where, f, fieldAlias, nameAlias) {
+		if i != driver && !filterSQL(&where, f, q.Parent, fieldAlias, nameAlias) {
 			return queryStatement{}, false
 		}
 	}
@@ -131,7 +128,7 @@ func planQuery(q Query, driver int) (st queryStatement, ok bool) {
 		start bool
 	}{{q.StartAt, true}, {q.EndAt, false}} {
 		if c.cur != nil {
-			cursorSQL(&where, c.cur, c.start, cols, orders)
+			cursorSQL(&where, c.cur, c.start, q.Parent, cols, orders)
 		}
 	}
 
@@ -173,9 +170,6 @@ func planQuery(q Query, driver int) (st queryStatement, ok bool) {
 			joinRow(&w, cols[i].alias, o.Field.String())
 		}
 	}
-	if nameAlias == "n" {
-		joinRow(&w, "n", nameField)
-	}
 	w.add(" WHERE d.parent = ? AND d.field = ?", parent, first)
 	w.add(where.b.String(), where.args...)
 	w.add(" ORDER BY " + inner.String())
@@ -191,74 +185,58 @@ func joinRow(w *sqlWriter, alias, field string) {
 	w.add(" JOIN doc_index "+alias+" ON "+alias+".path = d.path AND "+alias+".field = ?", field)
 }
 
-// needsNameKey reports whether a filter or a cursor compares document names,
-// which takes the __name__ row's key: a name filter or cursor may hold any
-// document path, also one outside the collection.
-func needsNameKey(q Query, orders []Order) bool {
-	for _, f := range q.Where {
-		if f.Field.isName() {
-			return true
-		}
-	}
-	for _, c := range []*Cursor{q.StartAt, q.EndAt} {
-		if c != nil && slices.ContainsFunc(orders[:len(c.Values)], func(o Order) bool { return o.Field.isName() }) {
-			return true
-		}
-	}
-	return false
-}
-
 // cursorSQL appends the condition of a cursor: the document's position
 // compared with the cursor's, lexicographically over the cursor's prefix of
 // the ordering, each position in its direction. As Run: a start keeps
 // documents after the position (at it too when Before), an end those before
 // it (at it too unless Before).
-func cursorSQL(w *sqlWriter, c *Cursor, start bool, cols []planColumn, orders []Order) {
-	keys := make([][]byte, len(c.Values))
-	for i, v := range c.Values {
-		if orders[i].Field.isName() {
-			keys[i] = nameKey(namePath(v))
-		} else {
-			keys[i] = AppendKey(nil, v)
+func cursorSQL(w *sqlWriter, c *Cursor, start bool, parent Path, cols []planColumn, orders []Order) {
+	// cmp is the condition "position i of the document op the cursor's":
+	// a key comparison, or for the name (unless its rows drive) a path one.
+	cmp := func(i int, op string) (string, []any) {
+		v := c.Values[i]
+		switch {
+		case cols[i].name && cols[i].alias != "d":
+			return namePathExpr(parent, namePath(v), op)
+		case cols[i].name:
+			return "d.key " + op + " ?", []any{nameKey(namePath(v))}
 		}
+		return cols[i].alias + ".key " + op + " ?", []any{AppendKey(nil, v)}
 	}
-	// "past" is the comparison that moves away from the position in the
-	// direction kept: after it for a start, before it for an end, in the
-	// query's own directions (limitToLast flips only the statement's).
+	// "past" moves away from the position in the direction kept: after it
+	// for a start, before it for an end, in the query's own directions
+	// (limitToLast flips only the statement's).
 	past := func(i int) string {
 		if orders[i].Descending == start {
-			return " < ?"
+			return "<"
 		}
-		return " > ?"
+		return ">"
 	}
-	// The first position also bounds its key alone: when it is the driving
-	// key, the index range starts (or ends) at the cursor instead of being
-	// filtered.
-	if orders[0].Descending == start {
-		w.add(" AND "+cols[0].alias+".key <= ?", keys[0])
-	} else {
-		w.add(" AND "+cols[0].alias+".key >= ?", keys[0])
-	}
+	// The first position also bounds its column alone: when it is the
+	// driving key, the index range starts (or ends) at the cursor instead of
+	// being filtered.
+	w.add(" AND ")
+	w.addExpr(cmp(0, past(0)+"="))
 	w.add(" AND (")
-	for i := range keys {
+	for i := range c.Values {
 		if i > 0 {
 			w.add(" OR ")
 		}
 		w.add("(")
 		for j := range i {
-			w.add(cols[j].alias+".key = ? AND ", keys[j])
+			w.addExpr(cmp(j, "="))
+			w.add(" AND ")
 		}
-		w.add(cols[i].alias+".key"+past(i), keys[i])
+		w.addExpr(cmp(i, past(i)))
 		w.add(")")
 	}
-	inclusive := c.Before == start
-	if inclusive {
+	if inclusive := c.Before == start; inclusive {
 		w.add(" OR (")
-		for j := range keys {
+		for j := range c.Values {
 			if j > 0 {
 				w.add(" AND ")
 			}
-			w.add(cols[j].alias+".key = ?", keys[j])
+			w.addExpr(cmp(j, "="))
 		}
 		w.add(")")
 	}

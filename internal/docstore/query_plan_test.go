@@ -67,7 +67,7 @@ func TestQueryPlanSQLite(t *testing.T) {
 		plan := explainSQLite(t, st, stmt)
 		drive := "SEARCH d USING COVERING INDEX sqlite_autoindex_doc_index_1 (parent=? AND field=?"
 		if tt.byFilter {
-			drive += " AND key=?)"
+			drive += " AND key=?"
 		}
 		if !strings.Contains(plan, drive) {
 			t.Errorf("%s: the driving rows do not come off the primary key:\n%s", tt.name, plan)

@@ -21,10 +21,11 @@ var randomIDs = []string{"a", "a-", "a0", "aé", "B", "b", "10", "9", "z", "~",
 
 // randomOutside are document paths outside the collection, as __name__
 // operands and cursor values: a subcollection, a sibling collection, a
-// collection sorting just before and after, another user.
+// collection sorting just before and after, another user, the collection's
+// own parent document.
 var randomOutside = []string{
 	"users/u1/r/a/sub/s", "users/u1/r/~/sub/x", "users/u1/q/a", "users/u1/r-/a",
-	"users/u1/rr/a", "users/u0/r/a", "users/u2/r/z",
+	"users/u1/rr/a", "users/u0/r/a", "users/u2/r/z", "users/u1",
 }
 
 func randomPool() []Value {
