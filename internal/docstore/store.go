@@ -152,31 +152,30 @@ func (s *Store) Export(ctx context.Context, uid string) ([]ExportDoc, error) {
 		doc  ExportDoc
 	}
 	var all []exported
-	err := s.st.InTx(ctx, func(tx *store.Tx) error {
-		rows, err := tx.Query(ctx, "SELECT path, fields, create_time, update_time FROM docs WHERE owner = ? AND fields IS NOT NULL", uid)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var path, fields string
-			var created, updated int64
-			if err := rows.Scan(&path, &fields, &created, &updated); err != nil {
-				return err
-			}
-			p, err := ParseDocumentPath(path)
-			if err != nil {
-				return fmt.Errorf("stored path %q: %w", path, err)
-			}
-			d, err := storedDoc(p, fields, created, updated, 0)
-			if err != nil {
-				return err
-			}
-			all = append(all, exported{p, ExportDoc{Path: path, CreateTime: d.CreateTime, UpdateTime: d.UpdateTime, Fields: PlainJSON(d.Fields)}})
-		}
-		return rows.Err()
-	})
+	// One statement outside a transaction: one snapshot, without SQLite's write lock, which
+	// the committer needs.
+	rows, err := s.st.Query(ctx, "SELECT path, fields, create_time, update_time FROM docs WHERE owner = ? AND fields IS NOT NULL", uid)
 	if err != nil {
+		return nil, fmt.Errorf("docstore: export %s: %w", uid, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var path, fields string
+		var created, updated int64
+		if err := rows.Scan(&path, &fields, &created, &updated); err != nil {
+			return nil, fmt.Errorf("docstore: export %s: %w", uid, err)
+		}
+		p, err := ParseDocumentPath(path)
+		if err != nil {
+			return nil, fmt.Errorf("docstore: export %s: stored path %q: %w", uid, path, err)
+		}
+		d, err := storedDoc(p, fields, created, updated, 0)
+		if err != nil {
+			return nil, fmt.Errorf("docstore: export %s: %w", uid, err)
+		}
+		all = append(all, exported{p, ExportDoc{Path: path, CreateTime: d.CreateTime, UpdateTime: d.UpdateTime, Fields: PlainJSON(d.Fields)}})
+	}
+	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("docstore: export %s: %w", uid, err)
 	}
 	// Sorted here: SQL's order of the joined text is not the order of paths (see Path.Compare).
