@@ -65,11 +65,14 @@ type WriteResult struct {
 // only ones it may write, and answers once the batch is durably committed.
 //
 // Commits from all callers are queued to one committer, which applies as many as are waiting
-// in one transaction, each in its own savepoint so that a failing batch fails alone, then
-// commits once: one fsync for many batches. If ctx ends first, Commit returns ctx's error, but
-// a batch already queued may still be applied: that is what ClientID and BatchID are for.
+// in one transaction (a failing batch fails alone, see commitGroup), then commits once: one
+// fsync for many batches. If ctx ends first, Commit returns ctx's error, but a batch already
+// queued may still be applied: that is what ClientID and BatchID are for. A users/{uid}/history
+// collection keeps DefaultHistoryLimit live entries: the oldest by createTime become
+// tombstones in the commit that overfills it.
 //
-// Errors are *Error: invalid-argument (the request, or a merged document over the limits),
+// Other errors are *Error (errors.As finds it, with the cause wrapped beside it for a database
+// failure): invalid-argument (the request, or a merged document over the limits),
 // unauthenticated, permission-denied, failed-precondition (a precondition, naming the
 // document; or a BatchID below the last answered whose answer is no longer kept),
 // resource-exhausted (the write rate, with RetryAfter; such an answer is not remembered, so the
