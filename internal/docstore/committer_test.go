@@ -239,3 +239,62 @@ func TestConcurrentResends(t *testing.T) {
 		}
 	})
 }
+
+// TestOneGroup hands the committer one group directly, so that its batches certainly share a
+// transaction: each sees the ones before, a refused one changes nothing, a document born and
+// deleted within the group is never written, and a batch sent twice is applied once.
+func TestOneGroup(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		s := openStore(t, st)
+		exists := merge("users/u1/d/x", Fields{"m": intV(2)}, "m")
+		exists.Precondition.Exists = boolP(true)
+		stale := del("users/u1/d/x")
+		stale.Precondition.UpdateTime = time.Unix(1, 0)
+		reqs := []CommitRequest{
+			{Writes: []Write{put("users/u1/d/x", Fields{"n": intV(1)})}},
+			{Writes: []Write{exists}},
+			{Writes: []Write{stale}},
+			{Writes: []Write{put("users/u1/d/y", nil)}},
+			{Writes: []Write{del("users/u1/d/y")}},
+			{Writes: []Write{put("users/u1/d/z", nil)}, ClientID: "c", BatchID: 1},
+			{Writes: []Write{put("users/u1/d/z", Fields{"again": intV(1)})}, ClientID: "c", BatchID: 1},
+		}
+		group := make([]*pending, len(reqs))
+		for i, req := range reqs {
+			writes, err := prepare("u1", req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			group[i] = &pending{caller: "u1", req: req, writes: writes, answer: make(chan answer, 1)}
+		}
+		s.commitGroup(group)
+		var got []int64
+		for i, p := range group {
+			a := <-p.answer
+			if i == 2 {
+				wantCode(t, a.err, ErrFailedPrecondition, "was last updated")
+				continue
+			}
+			if a.err != nil {
+				t.Fatalf("batch %d: %v", i, a.err)
+			}
+			got = append(got, a.result.Version)
+		}
+		if want := []int64{1, 2, 3, 4, 5, 5}; !slices.Equal(got, want) {
+			t.Errorf("versions %v, want %v", got, want)
+		}
+		x, err := get(t, s, "users/u1/d/x")
+		if err != nil || !Equal(mapV(x.Fields), mapV(Fields{"n": intV(1), "m": intV(2)})) || x.Version != 2 {
+			t.Fatalf("x = %+v, %v", x, err)
+		}
+		checkIndex(t, st, x)
+		var n int
+		if err := st.QueryRow(context.Background(), "SELECT COUNT(*) FROM docs WHERE path = ?", "users/u1/d/y").Scan(&n); err != nil || n != 0 {
+			t.Errorf("y, born and deleted in the group, has %d rows (%v)", n, err)
+		}
+		if z, err := get(t, s, "users/u1/d/z"); err != nil || len(z.Fields) != 0 {
+			t.Errorf("z = %+v, %v; want the first send's empty document", z, err)
+		}
+	})
+}
