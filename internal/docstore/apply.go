@@ -59,9 +59,15 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *
 	}
 	charge()
 	res := CommitResult{WriteResults: results, CommitTime: fromMicros(t), Version: c.version}
-	changes := false
+	changes, size := false, 0
 	for _, st := range order {
 		changes = changes || st.dirty && (st.live || st.wasLive)
+		if st.dirty && st.live {
+			size += len(st.raw)
+		}
+	}
+	if size > MaxBatchBytes {
+		return answer{err: invalidf("the batch would leave %d bytes of documents, more than %d (16 MiB): split it", size, MaxBatchBytes)}, false, nil
 	}
 	if !changes {
 		return answer{result: res}, false, nil

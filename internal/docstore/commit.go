@@ -13,8 +13,11 @@ const (
 	MaxWrites          = 500     // writes in one commit, Firestore's
 	MaxDocumentBytes   = 1 << 20 // DocumentSize of one document, Firestore's 1 MiB
 	MaxStoredPathBytes = 512     // a written document's path; see MaxIndexEntryBytes
-	MaxClientIDBytes   = 128
-	keptBatches        = 32 // a client's batch ids, up to its last, whose answers are kept
+	// MaxBatchBytes bounds the stored size of the documents one batch leaves: merges into
+	// large documents could otherwise make one version, which a listen sends whole, huge.
+	MaxBatchBytes    = 16 << 20
+	MaxClientIDBytes = 128
+	keptBatches      = 32 // a client's batch ids, up to its last, whose answers are kept
 )
 
 // CommitRequest is an atomic batch of writes, as Firestore REST v1's commit, with ClientID and

@@ -97,6 +97,11 @@ func (s *Store) commitGroup(group []*pending) {
 		return
 	}
 	if len(changed) > 0 {
+		owners := make([]string, 0, len(changed))
+		for o := range changed {
+			owners = append(owners, o)
+		}
+		s.hub.wake(owners...)
 		s.notify(changed)
 	}
 	for i, p := range group {
@@ -148,6 +153,14 @@ func (s *Store) tryGroup(group []*pending) ([]answer, map[string]int64, error) {
 		}
 		if _, err := tx.Exec(ctx, "UPDATE doc_clock SET version = ?, update_time = ? WHERE id = 1", c.version, c.time); err != nil {
 			return fmt.Errorf("advance the clock: %w", err)
+		}
+		if s.st.Engine() != store.Postgres {
+			return nil
+		}
+		for _, payload := range s.notifyPayloads(changed) {
+			if _, err := tx.Exec(ctx, "SELECT pg_notify(?, ?)", notifyChannel, payload); err != nil {
+				return fmt.Errorf("notify the other instances: %w", err)
+			}
 		}
 		return nil
 	})

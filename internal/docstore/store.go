@@ -2,9 +2,12 @@ package docstore
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sync"
 	"time"
@@ -17,8 +20,11 @@ import (
 // must be called.
 type Store struct {
 	st           *store.Store
+	id           string // this Store among the instances on one database, in notifications
+	logger       *slog.Logger
 	now          func() time.Time
 	notify       func(owners map[string]int64)
+	hub          *hub
 	rate         float64 // writes per second per user, refilled continuously
 	burst        float64 // the bucket's size: writes a user may make at once
 	historyLimit int
@@ -27,6 +33,8 @@ type Store struct {
 	closing   chan struct{} // closed by Close: no new commits
 	done      chan struct{} // closed when the committer has answered everything queued
 	closeOnce sync.Once
+	stopRelay context.CancelFunc
+	relayDone chan struct{}
 }
 
 // Default limits. The write rate lets a client that was offline replay a full batch at once and
@@ -42,6 +50,9 @@ type Option func(*Store)
 
 // WithClock sets the source of commit times (tests); time.Now by default.
 func WithClock(now func() time.Time) Option { return func(s *Store) { s.now = now } }
+
+// WithLogger sets where the Store logs what goes wrong outside a request (slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(s *Store) { s.logger = l } }
 
 // WithNotify sets the hook told, after every transaction that changed documents, the owners
 // whose documents changed and the version of their newest change. It runs on the committer
@@ -61,10 +72,17 @@ func WithWriteRate(perSecond float64, burst int) Option {
 // WithHistoryLimit sets how many documents a users/{uid}/history collection keeps (tests).
 func WithHistoryLimit(n int) Option { return func(s *Store) { s.historyLimit = n } }
 
-// New returns a Store over st, which must be migrated, and starts its committer.
+// New returns a Store over st, which must be migrated, and starts its committer; on
+// PostgreSQL also the relay of other instances' commits to this one's listens.
 func New(st *store.Store, opts ...Option) *Store {
+	id := make([]byte, 8)
+	rand.Read(id) // never fails (crypto/rand)
 	s := &Store{
 		st:           st,
+		id:           hex.EncodeToString(id),
+		logger:       slog.Default(),
+		hub:          newHub(),
+		relayDone:    make(chan struct{}),
 		now:          time.Now,
 		notify:       func(map[string]int64) {},
 		rate:         DefaultWriteRate,
@@ -78,14 +96,24 @@ func New(st *store.Store, opts ...Option) *Store {
 		o(s)
 	}
 	go s.commitLoop()
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stopRelay = cancel
+	go func() {
+		defer close(s.relayDone)
+		if st.Engine() == store.Postgres {
+			s.relay(ctx)
+		}
+	}()
 	return s
 }
 
-// Close stops accepting commits, waits until every queued one is committed and answered, and
-// returns. It does not close the database, which belongs to the caller.
+// Close stops accepting commits, waits until every queued one is committed and answered, ends
+// the listens waiting, and returns. It does not close the database, which belongs to the caller.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() { close(s.closing) })
 	<-s.done
+	s.stopRelay()
+	<-s.relayDone
 	return nil
 }
 
@@ -203,6 +231,7 @@ func DeleteOwner(ctx context.Context, tx *store.Tx, uid string) error {
 		"DELETE FROM doc_batches WHERE owner = ?",
 		"DELETE FROM doc_rate WHERE owner = ?",
 		"DELETE FROM doc_counts WHERE owner = ?",
+		"DELETE FROM doc_pruned WHERE owner = ?",
 	} {
 		if _, err := tx.Exec(ctx, stmt, uid); err != nil {
 			return fmt.Errorf("docstore: delete the documents of %s: %w", uid, err)
