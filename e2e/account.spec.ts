@@ -238,11 +238,11 @@ test('exports all of the account data as JSON', async ({ page }) => {
   expect(download.suggestedFilename()).toBe('handy-tools-account.json');
   const data = JSON.parse(readFileSync(await download.path(), 'utf8')) as {
     user: { id: string; email: string };
-    documents: { path: string; data: { email: string; displayName: string } }[];
+    documents: { path: string; fields: { displayName: string; locale: string } }[];
   };
   expect(data.user.email).toBe(email);
   const own = data.documents.find((doc) => doc.path === `users/${data.user.id}`);
-  expect(own?.data).toMatchObject({ email, displayName: 'Exporter' });
+  expect(own?.fields).toMatchObject({ displayName: 'Exporter', locale: 'en' });
   await expect(toast(page, m.exported)).toBeVisible();
 });
 

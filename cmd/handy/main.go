@@ -18,6 +18,7 @@ import (
 
 	"handy/internal/account"
 	"handy/internal/config"
+	"handy/internal/docstore"
 	"handy/internal/server"
 	"handy/internal/site"
 	"handy/internal/store"
@@ -58,12 +59,19 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 		return 0
 	}
 	table := site.Default()
-	accounts, err := account.New(st, logger, table.Limits())
+	docs := docstore.New(st, docstore.WithLogger(logger))
+	defer docs.Close() // after the server's shutdown: every acknowledged commit is answered
+	accounts, err := account.New(st, docs, logger, table.Limits())
 	if err != nil {
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1
 	}
-	srv, err := server.New(cfg, table, dist, logger, server.WithAccounts(accounts), server.WithReadiness(st.Ping))
+	if _, err := accounts.MoveLegacyDocuments(ctx); err != nil {
+		fmt.Fprintln(stderr, "handy:", err)
+		return 1
+	}
+	srv, err := server.New(cfg, table, dist, logger, server.WithAccounts(accounts), server.WithDocuments(docs),
+		server.WithReadiness(st.Ping))
 	if err != nil {
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1

@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"time"
 
+	"handy/internal/docstore"
 	"handy/internal/site"
 	"handy/internal/store"
 )
@@ -53,6 +54,7 @@ type User struct {
 // Service manages accounts in a store.
 type Service struct {
 	store  *store.Store
+	docs   *docstore.Store // users/{uid} and below
 	logger *slog.Logger
 	bounds site.Limits // what a password, a display name and an avatar may be
 	params Params
@@ -75,10 +77,10 @@ func WithLimits(l Limits) Option { return func(s *Service) { s.limits = l } }
 // WithClock sets the clock.
 func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
 
-// New returns a Service over a migrated store that holds accounts to the site's limits
-// (site.json, which the front end checks too).
-func New(st *store.Store, logger *slog.Logger, bounds site.Limits, opts ...Option) (*Service, error) {
-	s := &Service{store: st, logger: logger, bounds: bounds, params: DefaultParams, limits: DefaultLimits, now: nowMillis}
+// New returns a Service over a migrated store, whose users' documents are in docs, that holds
+// accounts to the site's limits (site.json, which the front end checks too).
+func New(st *store.Store, docs *docstore.Store, logger *slog.Logger, bounds site.Limits, opts ...Option) (*Service, error) {
+	s := &Service{store: st, docs: docs, logger: logger, bounds: bounds, params: DefaultParams, limits: DefaultLimits, now: nowMillis}
 	for _, o := range opts {
 		o(s)
 	}
@@ -120,6 +122,7 @@ func (s *Service) Signup(ctx context.Context, c Credentials) (string, User, erro
 	now := s.now()
 	u := User{ID: randomHex(16), Email: email, CreatedAt: now, LastSignInAt: now}
 	var token string
+	wake := func() {}
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		var exists int
 		if err := tx.QueryRow(ctx, "SELECT COUNT(*) FROM users WHERE email = ?", email).Scan(&exists); err != nil {
@@ -135,7 +138,12 @@ func (s *Service) Signup(ctx context.Context, c Credentials) (string, User, erro
 		if token, err = s.newSession(ctx, tx, u.ID, now); err != nil {
 			return err
 		}
-		return createUserDoc(ctx, tx, u.ID, now, displayName, c.Locale)
+		req, err := newUserDoc(u.ID, displayName, c.Locale)
+		if err != nil {
+			return err
+		}
+		_, wake, err = s.docs.CommitInTx(ctx, tx, u.ID, req)
+		return err
 	})
 	if err != nil {
 		// Two sign-ups with one address at once: the loser hits the unique index.
@@ -145,6 +153,7 @@ func (s *Service) Signup(ctx context.Context, c Credentials) (string, User, erro
 		}
 		return "", User{}, err
 	}
+	wake()
 	return token, u, nil
 }
 
@@ -186,6 +195,7 @@ func (s *Service) Signin(ctx context.Context, c Credentials, address string) (st
 	}
 	u.Email, u.CreatedAt, u.LastSignInAt = email, time.UnixMilli(created), now
 	var token string
+	wake := func() {}
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		if _, err := tx.Exec(ctx, "UPDATE users SET last_sign_in_at = ? WHERE id = ?", ms(now), u.ID); err != nil {
 			return fmt.Errorf("account: record sign-in: %w", err)
@@ -198,11 +208,17 @@ func (s *Service) Signin(ctx context.Context, c Credentials, address string) (st
 		}
 		// The language signed in with becomes the preferred one: a change to the document only
 		// when it differs.
-		return editUserDoc(ctx, tx, u.ID, now, func(doc map[string]any) { doc["locale"] = c.Locale })
+		req, err := mergeUserDoc(u.ID, map[string]any{"locale": c.Locale})
+		if err != nil {
+			return err
+		}
+		_, wake, err = s.docs.CommitInTx(ctx, tx, u.ID, req)
+		return err
 	})
 	if err != nil {
 		return "", User{}, err
 	}
+	wake()
 	return token, u, nil
 }
 
@@ -310,9 +326,19 @@ func (s *Service) Delete(ctx context.Context, u User, password, address string) 
 		}
 		return ErrWrongPassword
 	}
-	// Sessions and documents go with the user (ON DELETE CASCADE), in one statement.
-	if _, err := s.store.Exec(ctx, "DELETE FROM users WHERE id = ?", u.ID); err != nil {
-		return fmt.Errorf("account: delete user: %w", err)
+	// The documents, then the user with its sessions (ON DELETE CASCADE), in one transaction:
+	// no session outlives the documents to write them again.
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
+		if err := docstore.DeleteOwner(ctx, tx, u.ID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "DELETE FROM users WHERE id = ?", u.ID); err != nil {
+			return fmt.Errorf("account: delete user: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	s.logger.Info("account deleted", slog.String("user", u.ID))
 	return nil

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"handy/internal/docstore"
 	"handy/internal/site"
 	"handy/internal/store"
 	"handy/internal/store/storetest"
@@ -48,7 +49,9 @@ func newServiceLogged(t *testing.T, st *store.Store, log io.Writer, limits site.
 	if log == nil {
 		log = io.Discard
 	}
-	s, err := New(st, slog.New(slog.NewJSONHandler(log, nil)), limits, append([]Option{WithParams(cheap), WithClock(c.now)}, opts...)...)
+	docs := docstore.New(st)
+	t.Cleanup(func() { docs.Close() })
+	s, err := New(st, docs, slog.New(slog.NewJSONHandler(log, nil)), limits, append([]Option{WithParams(cheap), WithClock(c.now)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,9 +329,18 @@ func TestDeleteAndExport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		other, _, _ := s.Signup(ctx, Credentials{Email: "b@example.com", Password: "12345678"})
+		other, otherUser, _ := s.Signup(ctx, Credentials{Email: "b@example.com", Password: "12345678"})
+		for _, uid := range []string{u.ID, otherUser.ID} {
+			h, _ := docstore.ParseDocumentPath("users/" + uid + "/history/h1")
+			if _, err := s.docs.Commit(ctx, uid, docstore.CommitRequest{Writes: []docstore.Write{
+				{Path: h, Fields: docstore.Fields{"tool": {Kind: docstore.String, Str: "area"}}},
+			}}); err != nil {
+				t.Fatal(err)
+			}
+		}
 		ex, err := s.Export(ctx, u)
-		if err != nil || ex.User.ID != u.ID || len(ex.Documents) != 1 || ex.Documents[0].Path != "users/"+u.ID {
+		if err != nil || ex.User.ID != u.ID || len(ex.Documents) != 2 || ex.Documents[0].Path != "users/"+u.ID ||
+			ex.Documents[1].Path != "users/"+u.ID+"/history/h1" || ex.Documents[1].Fields.(map[string]any)["tool"] != "area" {
 			t.Fatalf("Export = %+v, %v", ex, err)
 		}
 		if err := s.Delete(ctx, u, "wrong pass", "192.0.2.1"); !errors.Is(err, ErrWrongPassword) {
@@ -340,12 +352,15 @@ func TestDeleteAndExport(t *testing.T) {
 		if _, err := s.Authenticate(ctx, token); !errors.Is(err, ErrUnauthenticated) {
 			t.Errorf("the deleted account's token: %v", err)
 		}
-		for _, table := range []string{"users", "sessions", "documents"} {
+		for table, column := range map[string]string{"users": "id", "sessions": "user_id", "docs": "owner", "doc_rate": "owner"} {
 			var n int
-			st.QueryRow(ctx, "SELECT COUNT(*) FROM "+table+" WHERE "+map[string]string{"users": "id", "sessions": "user_id", "documents": "owner"}[table]+" = ?", u.ID).Scan(&n)
+			st.QueryRow(ctx, "SELECT COUNT(*) FROM "+table+" WHERE "+column+" = ?", u.ID).Scan(&n)
 			if n != 0 {
 				t.Errorf("%s keeps %d rows of the deleted account", table, n)
 			}
+		}
+		if ex, err := s.Export(ctx, otherUser); err != nil || len(ex.Documents) != 2 {
+			t.Errorf("another account's documents suffered: %+v, %v", ex, err)
 		}
 		if _, err := s.Authenticate(ctx, other); err != nil {
 			t.Errorf("another account suffered: %v", err)
@@ -362,7 +377,9 @@ func TestDeleteAndExport(t *testing.T) {
 func TestSigninCostsTheSameForUnknownAddresses(t *testing.T) {
 	st := storetest.Engines()[0].Open(t)
 	ctx := context.Background()
-	s, err := New(st, slog.New(slog.NewTextHandler(io.Discard, nil)), site.Default().Limits(), WithLimits(Limits{Window: time.Minute, PerAccount: 1000, PerAddress: 1000}))
+	docs := docstore.New(st)
+	defer docs.Close()
+	s, err := New(st, docs, slog.New(slog.NewTextHandler(io.Discard, nil)), site.Default().Limits(), WithLimits(Limits{Window: time.Minute, PerAccount: 1000, PerAddress: 1000}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,59 +5,32 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
-	"handy/internal/store"
+	"handy/internal/docstore"
 )
-
-// Document is one stored document, as exported.
-type Document struct {
-	Path      string          `json:"path"`
-	Data      json.RawMessage `json:"data"`
-	Version   int64           `json:"version"`
-	CreatedAt time.Time       `json:"createdAt"`
-	UpdatedAt time.Time       `json:"updatedAt"`
-}
 
 // Export is everything stored for an account.
 type Export struct {
-	ExportedAt time.Time  `json:"exportedAt"`
-	User       User       `json:"user"`
-	Documents  []Document `json:"documents"`
+	ExportedAt time.Time            `json:"exportedAt"`
+	User       User                 `json:"user"`
+	Documents  []docstore.ExportDoc `json:"documents"`
 }
 
-// Export returns all of the account's data.
+// Export returns all of the account's data: the account, and every document of the user's,
+// decoded to plain JSON.
 func (s *Service) Export(ctx context.Context, u User) (Export, error) {
-	out := Export{ExportedAt: s.now().UTC(), User: u, Documents: []Document{}}
-	err := s.store.InTx(ctx, func(tx *store.Tx) error {
-		rows, err := tx.Query(ctx, "SELECT path, data, version, created_at, updated_at FROM documents WHERE owner = ? ORDER BY path", u.ID)
-		if err != nil {
-			return fmt.Errorf("account: export: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var d Document
-			var data string
-			var created, updated int64
-			if err := rows.Scan(&d.Path, &data, &d.Version, &created, &updated); err != nil {
-				return fmt.Errorf("account: export: %w", err)
-			}
-			d.Data, d.CreatedAt, d.UpdatedAt = json.RawMessage(data), time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
-			if d.Path == userDocPath(u.ID) {
-				// As every answer shows it, with the account's fields.
-				if d.Data, err = withAccountFields(data, u.Email, u.CreatedAt, u.LastSignInAt); err != nil {
-					return fmt.Errorf("account: export: %w", err)
-				}
-			}
-			out.Documents = append(out.Documents, d)
-		}
-		return rows.Err()
-	})
-	return out, err
+	docs, err := s.docs.Export(ctx, u.ID)
+	if err != nil {
+		return Export{}, fmt.Errorf("account: export: %w", err)
+	}
+	if docs == nil {
+		docs = []docstore.ExportDoc{}
+	}
+	return Export{ExportedAt: s.now().UTC(), User: u, Documents: docs}, nil
 }
 
 // MaxPreferences bounds the preferences, in bytes of JSON: a handful of settings. Unlike the
@@ -105,11 +78,16 @@ func (s *Service) UpdateProfile(ctx context.Context, u User, p ProfileUpdate) (j
 		}
 		fields["preferences"] = p.Preferences
 	}
-	err := editUserDoc(ctx, s.store, u.ID, s.now(), func(doc map[string]any) { maps.Copy(doc, fields) })
-	if err != nil {
-		return nil, err
+	if len(fields) > 0 {
+		req, err := mergeUserDoc(u.ID, fields)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := s.docs.Commit(ctx, u.ID, req); err != nil {
+			return nil, fmt.Errorf("account: update users/%s: %w", u.ID, err)
+		}
 	}
-	return userDoc(ctx, s.store, u.ID)
+	return s.UserDoc(ctx, u)
 }
 
 // isJPEG reports whether base64 text decodes to bytes that start like a JPEG (SOI, then a marker).

@@ -9,106 +9,115 @@ import (
 	"testing"
 	"time"
 
+	"handy/internal/docstore"
 	"handy/internal/store"
 	"handy/internal/store/storetest"
 )
 
-// userDocRow returns the stored version and updatedAt of the user's document, as exported.
-func userDocRow(t *testing.T, s *Service, u User) Document {
+// userDocRow returns the user's document as the store holds it.
+func userDocRow(t *testing.T, s *Service, u User) docstore.Doc {
 	t.Helper()
-	ex, err := s.Export(context.Background(), u)
-	if err != nil || len(ex.Documents) != 1 {
-		t.Fatalf("Export = %+v, %v", ex, err)
+	d, err := s.docs.Get(context.Background(), u.ID, userDocPath(u.ID))
+	if err != nil {
+		t.Fatalf("users/%s: %v", u.ID, err)
 	}
-	return ex.Documents[0]
+	return d
 }
 
-// updatedAt is the time of the last change to the document's content: a sign-in is not one,
-// unless it changes the preferred language.
-func TestSigninKeepsUpdatedAt(t *testing.T) {
+// A sign-in is not an edit of the document, unless it changes the preferred language; an edit
+// that changes nothing is not one either.
+func TestSigninKeepsUpdateTime(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
 		s, c := newService(t, st, nil)
-		created := c.now()
 		_, u, err := s.Signup(ctx, Credentials{Email: "a@example.com", Password: "12345678", Locale: "de"})
 		if err != nil {
 			t.Fatal(err)
 		}
+		created := userDocRow(t, s, u)
 		for _, locale := range []string{"", "de"} {
 			c.advance(time.Hour)
 			if _, u, err = s.Signin(ctx, Credentials{Email: "a@example.com", Password: "12345678", Locale: locale}, "192.0.2.1"); err != nil {
 				t.Fatal(err)
 			}
-			if d := userDocRow(t, s, u); !d.UpdatedAt.Equal(created) || d.Version != 1 {
-				t.Errorf("after a sign-in with locale %q: updatedAt %v, version %d; want %v, 1", locale, d.UpdatedAt, d.Version, created)
+			if d := userDocRow(t, s, u); !d.UpdateTime.Equal(created.UpdateTime) || d.Version != created.Version {
+				t.Errorf("after a sign-in with locale %q: updateTime %v, version %d; want %v, %d", locale, d.UpdateTime, d.Version, created.UpdateTime, created.Version)
 			}
 		}
 		// The answer still shows the last sign-in.
-		var doc map[string]any
-		raw, err := s.UserDoc(ctx, u)
-		if err != nil || json.Unmarshal(raw, &doc) != nil {
-			t.Fatalf("UserDoc = %s, %v", raw, err)
-		}
-		if doc["lastSignInAt"] != c.now().UTC().Format(time.RFC3339Nano) || doc["email"] != "a@example.com" {
+		doc, raw := userDocJSON(t, s, u)
+		if doc["lastSignInAt"] != c.now().UTC().Format(time.RFC3339Nano) || doc["email"] != "a@example.com" || doc["locale"] != "de" {
 			t.Errorf("users/{uid} = %s, want lastSignInAt %v", raw, c.now())
 		}
 
-		c.advance(time.Hour)
 		name := "Ada"
 		if _, err := s.UpdateProfile(ctx, u, ProfileUpdate{DisplayName: &name}); err != nil {
 			t.Fatal(err)
 		}
-		if d := userDocRow(t, s, u); !d.UpdatedAt.Equal(c.now()) || d.Version != 2 {
-			t.Errorf("after a profile edit: updatedAt %v, version %d; want %v, 2", d.UpdatedAt, d.Version, c.now())
+		edited := userDocRow(t, s, u)
+		if !edited.UpdateTime.After(created.UpdateTime) || edited.Version <= created.Version {
+			t.Errorf("after a profile edit: updateTime %v, version %d; want later than %v, %d", edited.UpdateTime, edited.Version, created.UpdateTime, created.Version)
 		}
-		// The same edit again changes nothing.
-		c.advance(time.Hour)
 		if _, err := s.UpdateProfile(ctx, u, ProfileUpdate{DisplayName: &name}); err != nil {
 			t.Fatal(err)
 		}
-		if d := userDocRow(t, s, u); !d.UpdatedAt.Equal(c.now().Add(-time.Hour)) || d.Version != 2 {
-			t.Errorf("after an edit that changes nothing: updatedAt %v, version %d", d.UpdatedAt, d.Version)
+		if d := userDocRow(t, s, u); !d.UpdateTime.Equal(edited.UpdateTime) || d.Version != edited.Version {
+			t.Errorf("after an edit that changes nothing: updateTime %v, version %d", d.UpdateTime, d.Version)
 		}
-		// A sign-in in another language changes the preferred locale: that is an edit.
 		if _, u, err = s.Signin(ctx, Credentials{Email: "a@example.com", Password: "12345678", Locale: "jp"}, "192.0.2.1"); err != nil {
 			t.Fatal(err)
 		}
-		if d := userDocRow(t, s, u); !d.UpdatedAt.Equal(c.now()) || d.Version != 3 {
-			t.Errorf("after a sign-in in another language: updatedAt %v, version %d", d.UpdatedAt, d.Version)
+		if d := userDocRow(t, s, u); d.Version <= edited.Version || d.Fields["locale"].Str != "jp" {
+			t.Errorf("after a sign-in in another language: version %d, locale %v", d.Version, d.Fields["locale"])
 		}
 	})
 }
 
-// Concurrent writers each change a different field: every change survives, each one a version.
-func TestConcurrentEditsLoseNothing(t *testing.T) {
+// Accounts made before the document store keep their document: MoveLegacyDocuments moves it,
+// numbers and nested preferences exact, the account's fields it once held left out, and a
+// second run finds nothing to do.
+func TestMoveLegacyDocuments(t *testing.T) {
 	t.Parallel()
-	const writers = 16
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
-		s, c := newService(t, st, nil)
-		_, u, err := s.Signup(ctx, Credentials{Email: "a@example.com", Password: "12345678"})
-		if err != nil {
-			t.Fatal(err)
+		s, _ := newService(t, st, nil)
+		legacy := map[string]string{
+			"u1aa": `{"displayName":"Ada","avatar":null,"locale":"de","preferences":{"area":{"unit":"m2","decimals":3},"theme":"dark"},"email":"old@example.com"}`,
+			"u2bb": `{"displayName":"","avatar":"data:image/jpeg;base64,/9j/4A==","locale":"jp","preferences":{"speed":{"ratio":1.5}}}`,
 		}
-		concurrently(t, writers, func(i int) error {
-			key := "field" + strconv.Itoa(i)
-			return editUserDoc(ctx, st, u.ID, c.now(), func(doc map[string]any) { doc[key] = float64(i) })
-		})
-		doc, raw := userDocJSON(t, s, u)
-		for i := range writers {
-			if doc["field"+strconv.Itoa(i)] != float64(i) {
-				t.Errorf("writer %d's field was lost: %s", i, raw)
+		for uid, data := range legacy {
+			if _, err := st.Exec(ctx, "INSERT INTO users (id, email, password_hash, created_at, last_sign_in_at) VALUES (?, ?, 'x', 1, 1)", uid, uid+"@example.com"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Exec(ctx, "INSERT INTO documents (path, owner, data, version, created_at, updated_at) VALUES (?, ?, ?, 1, 1, 1)", "users/"+uid, uid, data); err != nil {
+				t.Fatal(err)
 			}
 		}
-		if d := userDocRow(t, s, u); d.Version != 1+writers {
-			t.Errorf("version %d after %d edits, want %d", d.Version, writers, 1+writers)
+		if n, err := s.MoveLegacyDocuments(ctx); err != nil || n != 2 {
+			t.Fatalf("MoveLegacyDocuments = %d, %v; want 2", n, err)
+		}
+		if n, err := s.MoveLegacyDocuments(ctx); err != nil || n != 0 {
+			t.Fatalf("a second run = %d, %v; want 0", n, err)
+		}
+		for uid, data := range legacy {
+			var want map[string]any
+			json.Unmarshal([]byte(data), &want)
+			delete(want, "email")
+			got, _ := json.Marshal(docstore.PlainJSON(userDocRow(t, s, User{ID: uid}).Fields))
+			wantJSON, _ := json.Marshal(want)
+			if string(got) != string(wantJSON) {
+				t.Errorf("users/%s = %s, want %s", uid, got, wantJSON)
+			}
+		}
+		if d := userDocRow(t, s, User{ID: "u1aa"}); d.Fields["preferences"].Map["area"].Map["decimals"].Kind != docstore.Integer {
+			t.Errorf("a whole number became %v, want an integer", d.Fields["preferences"].Map["area"].Map["decimals"].Kind)
 		}
 	})
 }
 
-// The same through UpdateProfile, as concurrent PATCH /auth/me requests: 16 edits of the four
-// profile fields, each writing a value of its own.
+// Concurrent PATCH /auth/me requests: 16 edits of the four profile fields, each writing a
+// value of its own, none lost (each is a merge of its field in the document store).
 func TestConcurrentProfileUpdates(t *testing.T) {
 	t.Parallel()
 	const writers = 16
@@ -140,8 +149,8 @@ func TestConcurrentProfileUpdates(t *testing.T) {
 		if doc["displayName"] == "" || doc["avatar"] == nil || doc["locale"] == "" || len(doc["preferences"].(map[string]any)) == 0 {
 			t.Errorf("an edited field was lost: %s", raw)
 		}
-		if d := userDocRow(t, s, u); d.Version != 1+writers {
-			t.Errorf("version %d after %d edits, want %d", d.Version, writers, 1+writers)
+		if d := userDocRow(t, s, u); d.Version < 1+writers {
+			t.Errorf("version %d after %d edits, want at least %d", d.Version, writers, 1+writers)
 		}
 	})
 }

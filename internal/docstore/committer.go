@@ -96,14 +96,7 @@ func (s *Store) commitGroup(group []*pending) {
 			&Error{Code: ErrUnavailable, Message: "the commit could not be completed; send it again"})}
 		return
 	}
-	if len(changed) > 0 {
-		owners := make([]string, 0, len(changed))
-		for o := range changed {
-			owners = append(owners, o)
-		}
-		s.hub.wake(owners...)
-		s.notify(changed)
-	}
+	s.changed(changed)
 	for i, p := range group {
 		p.answer <- answers[i]
 	}
@@ -115,56 +108,101 @@ func (s *Store) tryGroup(group []*pending) ([]answer, map[string]int64, error) {
 	// The batches belong to the committer now: a caller that leaves does not cancel the others.
 	ctx, cancel := context.WithTimeout(context.Background(), groupTimeout)
 	defer cancel()
-	answers := make([]answer, len(group))
-	changed := make(map[string]int64)
+	var answers []answer
+	var changed map[string]int64
 	err := s.st.InTx(ctx, func(tx *store.Tx) error {
-		var c clock
-		// The row lock serialises commits, across instances on PostgreSQL too, before anything
-		// is read: versions follow commit order, and the exactly-once check sees every batch
-		// committed before.
-		if err := tx.QueryRow(ctx, "UPDATE doc_clock SET version = version WHERE id = 1 RETURNING version, update_time").
-			Scan(&c.version, &c.time); err != nil {
-			return fmt.Errorf("lock the clock: %w", err)
-		}
-		start := c
-		g, err := prefetch(ctx, tx, group)
-		if err != nil {
-			return err
-		}
-		for i, p := range group {
-			before := c.version
-			a, err := s.commitBatch(ctx, tx, g, &c, p)
-			if err != nil {
-				return err
-			}
-			answers[i] = a
-			if c.version != before {
-				changed[p.caller] = c.version
-			}
-		}
-		if err := g.flushDocs(ctx, tx, c, s.historyLimit); err != nil {
-			return err
-		}
-		if err := g.writeBookkeeping(ctx, tx); err != nil {
-			return err
-		}
-		if c == start {
-			return nil
-		}
-		if _, err := tx.Exec(ctx, "UPDATE doc_clock SET version = ?, update_time = ? WHERE id = 1", c.version, c.time); err != nil {
-			return fmt.Errorf("advance the clock: %w", err)
-		}
-		if s.st.Engine() != store.Postgres {
-			return nil
-		}
-		for _, payload := range s.notifyPayloads(changed) {
-			if _, err := tx.Exec(ctx, "SELECT pg_notify(?, ?)", notifyChannel, payload); err != nil {
-				return fmt.Errorf("notify the other instances: %w", err)
-			}
-		}
-		return nil
+		var err error
+		answers, changed, err = s.applyGroup(ctx, tx, group)
+		return err
 	})
 	return answers, changed, err
+}
+
+// applyGroup applies a group in tx: it takes the commit lock, applies each batch, writes the
+// documents and the bookkeeping, advances the clock and, on PostgreSQL, queues the
+// notifications that the commit of tx delivers to the other instances.
+func (s *Store) applyGroup(ctx context.Context, tx *store.Tx, group []*pending) ([]answer, map[string]int64, error) {
+	answers := make([]answer, len(group))
+	changed := make(map[string]int64)
+	var c clock
+	// The row lock serialises commits, across instances on PostgreSQL too, before anything is
+	// read: versions follow commit order, and the exactly-once check sees every batch
+	// committed before.
+	if err := tx.QueryRow(ctx, "UPDATE doc_clock SET version = version WHERE id = 1 RETURNING version, update_time").
+		Scan(&c.version, &c.time); err != nil {
+		return nil, nil, fmt.Errorf("lock the clock: %w", err)
+	}
+	start := c
+	g, err := prefetch(ctx, tx, group)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, p := range group {
+		before := c.version
+		a, err := s.commitBatch(ctx, tx, g, &c, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		answers[i] = a
+		if c.version != before {
+			changed[p.caller] = c.version
+		}
+	}
+	if err := g.flushDocs(ctx, tx, c, s.historyLimit); err != nil {
+		return nil, nil, err
+	}
+	if err := g.writeBookkeeping(ctx, tx); err != nil {
+		return nil, nil, err
+	}
+	if c == start {
+		return answers, changed, nil
+	}
+	if _, err := tx.Exec(ctx, "UPDATE doc_clock SET version = ?, update_time = ? WHERE id = 1", c.version, c.time); err != nil {
+		return nil, nil, fmt.Errorf("advance the clock: %w", err)
+	}
+	if s.st.Engine() != store.Postgres {
+		return answers, changed, nil
+	}
+	for _, payload := range s.notifyPayloads(changed) {
+		if _, err := tx.Exec(ctx, "SELECT pg_notify(?, ?)", notifyChannel, payload); err != nil {
+			return nil, nil, fmt.Errorf("notify the other instances: %w", err)
+		}
+	}
+	return answers, changed, nil
+}
+
+// CommitInTx applies req for caller in tx, a transaction of the caller's own, instead of
+// through the committer: an account's sign-up writes users/{uid} in the transaction that
+// creates the account. It takes the commit lock as every commit does, so it waits for the
+// committer's transaction and makes it wait. A refusal comes back as the error, and tx should
+// then be rolled back. Once tx has committed, call wake: it tells this instance's listens
+// (PostgreSQL tells the other instances' when tx commits).
+func (s *Store) CommitInTx(ctx context.Context, tx *store.Tx, caller string, req CommitRequest) (res CommitResult, wake func(), err error) {
+	writes, err := prepare(caller, req)
+	if err != nil {
+		return CommitResult{}, nil, err
+	}
+	answers, changed, err := s.applyGroup(ctx, tx, []*pending{{caller: caller, req: req, writes: writes}})
+	if err != nil {
+		return CommitResult{}, nil, fmt.Errorf("docstore: commit: %w", err)
+	}
+	if answers[0].err != nil {
+		return CommitResult{}, nil, answers[0].err
+	}
+	return answers[0].result, func() { s.changed(changed) }, nil
+}
+
+// changed tells this instance's listens and the notify hook of a committed change.
+func (s *Store) changed(owners map[string]int64) {
+	if len(owners) == 0 {
+		return
+	}
+	list := make([]string, 0, len(owners))
+	for o := range owners {
+		list = append(list, o)
+	}
+	s.hub.wake(list...)
+	s.notify(owners)
 }
 
 // commitBatch applies one batch and remembers its answer for exactly-once delivery when the

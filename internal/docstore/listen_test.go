@@ -288,4 +288,3 @@ func TestListenTwoInstances(t *testing.T) {
 		}
 	}
 }
-

@@ -3,6 +3,7 @@ package docstore
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"handy/internal/store"
@@ -11,6 +12,30 @@ import (
 // DefaultTombstoneRetention is how long a deleted document's tombstone is kept for listeners
 // to learn of the deletion. A client away for longer gets a reset (see Listen) instead.
 const DefaultTombstoneRetention = 30 * 24 * time.Hour
+
+// pruneEvery is how often a Store prunes; every instance does, which costs nothing when
+// another has just done it.
+const pruneEvery = time.Hour
+
+// pruneLoop prunes tombstones past DefaultTombstoneRetention every pruneEvery, until ctx ends.
+func (s *Store) pruneLoop(ctx context.Context) {
+	t := time.NewTicker(pruneEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		n, err := s.PruneTombstones(ctx, DefaultTombstoneRetention)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.logger.Warn("docstore: pruning tombstones failed; next try in an hour", slog.String("error", err.Error()))
+		case n > 0:
+			s.logger.Info("docstore: pruned tombstones", slog.Int("removed", n))
+		}
+	}
+}
 
 // pruneBatch bounds the tombstones one transaction removes, so that pruning a backlog never
 // holds the write lock for long.

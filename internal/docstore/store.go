@@ -29,12 +29,12 @@ type Store struct {
 	burst        float64 // the bucket's size: writes a user may make at once
 	historyLimit int
 
-	queue     chan *pending
-	closing   chan struct{} // closed by Close: no new commits
-	done      chan struct{} // closed when the committer has answered everything queued
-	closeOnce sync.Once
-	stopRelay context.CancelFunc
-	relayDone chan struct{}
+	queue          chan *pending
+	closing        chan struct{} // closed by Close: no new commits
+	done           chan struct{} // closed when the committer has answered everything queued
+	closeOnce      sync.Once
+	stopBackground context.CancelFunc
+	background     sync.WaitGroup // the relay and the pruning
 }
 
 // Default limits. The write rate lets a client that was offline replay a full batch at once and
@@ -72,8 +72,9 @@ func WithWriteRate(perSecond float64, burst int) Option {
 // WithHistoryLimit sets how many documents a users/{uid}/history collection keeps (tests).
 func WithHistoryLimit(n int) Option { return func(s *Store) { s.historyLimit = n } }
 
-// New returns a Store over st, which must be migrated, and starts its committer; on
-// PostgreSQL also the relay of other instances' commits to this one's listens.
+// New returns a Store over st, which must be migrated, and starts its committer, the hourly
+// pruning of old tombstones and, on PostgreSQL, the relay of other instances' commits to this
+// one's listens.
 func New(st *store.Store, opts ...Option) *Store {
 	id := make([]byte, 8)
 	rand.Read(id) // never fails (crypto/rand)
@@ -82,7 +83,6 @@ func New(st *store.Store, opts ...Option) *Store {
 		id:           hex.EncodeToString(id),
 		logger:       slog.Default(),
 		hub:          newHub(),
-		relayDone:    make(chan struct{}),
 		now:          time.Now,
 		notify:       func(map[string]int64) {},
 		rate:         DefaultWriteRate,
@@ -97,13 +97,11 @@ func New(st *store.Store, opts ...Option) *Store {
 	}
 	go s.commitLoop()
 	ctx, cancel := context.WithCancel(context.Background())
-	s.stopRelay = cancel
-	go func() {
-		defer close(s.relayDone)
-		if st.Engine() == store.Postgres {
-			s.relay(ctx)
-		}
-	}()
+	s.stopBackground = cancel
+	s.background.Go(func() { s.pruneLoop(ctx) })
+	if st.Engine() == store.Postgres {
+		s.background.Go(func() { s.relay(ctx) })
+	}
 	return s
 }
 
@@ -112,8 +110,8 @@ func New(st *store.Store, opts ...Option) *Store {
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() { close(s.closing) })
 	<-s.done
-	s.stopRelay()
-	<-s.relayDone
+	s.stopBackground()
+	s.background.Wait()
 	return nil
 }
 

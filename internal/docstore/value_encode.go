@@ -3,6 +3,7 @@ package docstore
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -279,4 +280,59 @@ func plain(v Value) any {
 		return PlainJSON(v.Map)
 	}
 	return nil
+}
+
+// FromPlain encodes plain JSON, as encoding/json decodes it (with or without UseNumber), to a
+// value: objects become maps, numbers integers when whole and within int64 and doubles
+// otherwise. Server code that writes documents from plain data (the account's users/{uid})
+// uses it; anything else is refused.
+func FromPlain(v any) (Value, error) {
+	switch x := v.(type) {
+	case nil:
+		return Value{Kind: Null}, nil
+	case bool:
+		return Value{Kind: Boolean, Bool: x}, nil
+	case string:
+		return Value{Kind: String, Str: x}, nil
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return Value{Kind: Integer, Int: i}, nil
+		}
+		f, err := x.Float64()
+		if err != nil {
+			return Value{}, fmt.Errorf("number %s: %w", x, err)
+		}
+		return FromPlain(f)
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<63 && !(x == 0 && math.Signbit(x)) {
+			return Value{Kind: Integer, Int: int64(x)}, nil
+		}
+		return Value{Kind: Double, Double: x}, nil
+	case []any:
+		out := make([]Value, len(x))
+		for i, e := range x {
+			var err error
+			if out[i], err = FromPlain(e); err != nil {
+				return Value{}, err
+			}
+		}
+		return Value{Kind: Array, Array: out}, nil
+	case map[string]any:
+		f, err := FieldsFromPlain(x)
+		return Value{Kind: Map, Map: f}, err
+	}
+	return Value{}, fmt.Errorf("%T is not plain JSON", v)
+}
+
+// FieldsFromPlain encodes a plain JSON object to fields (see FromPlain).
+func FieldsFromPlain(m map[string]any) (Fields, error) {
+	out := make(Fields, len(m))
+	for k, e := range m {
+		v, err := FromPlain(e)
+		if err != nil {
+			return nil, fmt.Errorf("field %q: %w", k, err)
+		}
+		out[k] = v
+	}
+	return out, nil
 }

@@ -32,6 +32,7 @@ func badRequest(code, message string) *Error {
 var (
 	errAPINotFound  = &Error{Status: http.StatusNotFound, Code: "not-found", Message: "There is no such API endpoint."}
 	errXSRF         = &Error{Status: http.StatusForbidden, Code: "xsrf", Message: "The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie."}
+	errNotJSON      = &Error{Status: http.StatusUnsupportedMediaType, Code: "not-json", Message: "The body must be JSON (Content-Type: application/json)."}
 	errBodyTooLarge = &Error{Status: http.StatusRequestEntityTooLarge, Code: "too-large", Message: fmt.Sprintf("The request body is larger than %d bytes.", maxJSONBody)}
 )
 
@@ -156,7 +157,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // is an error rather than silently ignored.
 func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return &Error{Status: http.StatusUnsupportedMediaType, Code: "not-json", Message: "The body must be JSON (Content-Type: application/json)."}
+		return errNotJSON
 	}
 	if r.ContentLength > maxJSONBody {
 		return errBodyTooLarge

@@ -15,6 +15,7 @@ import (
 
 	"handy/internal/account"
 	"handy/internal/config"
+	"handy/internal/docstore"
 	"handy/internal/site"
 	"handy/internal/store"
 	"handy/internal/store/storetest"
@@ -31,11 +32,13 @@ func apiServer(t *testing.T, st *store.Store, limits account.Limits) http.Handle
 func newAPIServer(t *testing.T, st *store.Store, limits account.Limits) *Server {
 	t.Helper()
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	svc, err := account.New(st, logger, site.Default().Limits(), account.WithParams(account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}), account.WithLimits(limits))
+	docs := docstore.New(st, docstore.WithLogger(logger))
+	t.Cleanup(func() { docs.Close() })
+	svc, err := account.New(st, docs, logger, site.Default().Limits(), account.WithParams(account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}), account.WithLimits(limits))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}, site.Default(), fixtureDist(site.Default()), logger, WithAccounts(svc), WithReadiness(st.Ping), quickCompression)
+	s, err := New(config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}, site.Default(), fixtureDist(site.Default()), logger, WithAccounts(svc), WithDocuments(docs), WithReadiness(st.Ping), quickCompression)
 	if err != nil {
 		t.Fatal(err)
 	}

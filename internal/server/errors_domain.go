@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"handy/internal/account"
+	"handy/internal/docstore"
 	"handy/internal/site"
 )
 
@@ -43,9 +44,30 @@ func newDomainErrorTable(l site.Limits) domainErrorTable {
 	}
 }
 
-// lookup returns the public error for err, if err is (or wraps) a domain error of the table.
-// A rate limit also carries its wait.
+// docstoreStatus is the HTTP status of each of the document store's error codes; its errors
+// carry their own public messages, which name the offending part.
+var docstoreStatus = map[error]int{
+	docstore.ErrInvalidArgument:    http.StatusBadRequest,
+	docstore.ErrUnauthenticated:    http.StatusUnauthorized,
+	docstore.ErrPermissionDenied:   http.StatusForbidden,
+	docstore.ErrNotFound:           http.StatusNotFound,
+	docstore.ErrAborted:            http.StatusConflict,
+	docstore.ErrFailedPrecondition: http.StatusPreconditionFailed,
+	docstore.ErrResourceExhausted:  http.StatusTooManyRequests,
+	docstore.ErrUnavailable:        http.StatusServiceUnavailable,
+}
+
+// lookup returns the public error for err, if err is (or wraps) a domain error of the table
+// or of the document store. A rate limit also carries its wait.
 func (t domainErrorTable) lookup(err error) (*Error, bool) {
+	var de *docstore.Error
+	if errors.As(err, &de) {
+		status, ok := docstoreStatus[de.Code]
+		if !ok {
+			return nil, false
+		}
+		return &Error{Status: status, Code: de.Code.Error(), Message: de.Message, RetryAfter: de.RetryAfter, Cause: err}, true
+	}
 	for _, d := range t {
 		if !errors.Is(err, d.err) {
 			continue

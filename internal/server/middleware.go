@@ -10,8 +10,8 @@ import (
 )
 
 const (
-	maxURILength = 2048    // longer request targets get 414
-	maxBodyBytes = 1 << 20 // request bodies (future API routes) are cut at 1 MiB
+	maxURILength = 2048          // longer request targets get 414
+	maxBodyBytes = maxCommitBody // no request body is longer; each endpoint has its own lower bound
 )
 
 // statusWriter remembers the status written, so that recovery knows whether a 500 page can

@@ -18,6 +18,9 @@ func (s *Server) routes() *http.ServeMux {
 	if s.accounts != nil {
 		s.apiRoutes(mux, s.authRoutes())
 	}
+	if s.accounts != nil && s.docs != nil {
+		s.apiRoutes(mux, s.dbRoutes())
+	}
 	// Anything else under /api/ is a JSON 404, never a page.
 	mux.Handle(apiRoot, s.api(func(http.ResponseWriter, *http.Request) error { return errAPINotFound }))
 	mux.Handle("/", s.handle(s.serveSite))

@@ -20,6 +20,7 @@ import (
 
 	"handy/internal/account"
 	"handy/internal/config"
+	"handy/internal/docstore"
 	"handy/internal/site"
 )
 
@@ -56,10 +57,14 @@ type Server struct {
 	domainErrors   domainErrorTable            // what clients are told of domain errors
 	clientIPHeader string                      // a trusted proxy's client-address header, or ""
 	accounts       *account.Service            // nil: no account endpoints
+	docs           *docstore.Store             // nil: no document store endpoints
 	ready          func(context.Context) error // the database answers, for /readyz; nil: nothing to check
 
 	handler http.Handler
 	http    *http.Server
+	// shutdownCtx ends when Shutdown begins: long polls answer at once instead of holding it.
+	shutdownCtx context.Context
+	shutdown    context.CancelFunc
 }
 
 // Option adds a dependency to the server.
@@ -67,6 +72,10 @@ type Option func(*Server)
 
 // WithAccounts serves the account endpoints under /api/v1/auth with svc.
 func WithAccounts(svc *account.Service) Option { return func(s *Server) { s.accounts = svc } }
+
+// WithDocuments serves the document store's endpoints under /api/v1/db with docs; they need
+// WithAccounts too, whose tokens say who the caller is.
+func WithDocuments(docs *docstore.Store) Option { return func(s *Server) { s.docs = docs } }
 
 // WithReadiness makes /readyz answer 503 while check fails (the database is unreachable).
 func WithReadiness(check func(context.Context) error) Option {
@@ -96,6 +105,7 @@ func New(cfg config.Config, table *site.Table, dist fs.FS, logger *slog.Logger, 
 		compression:     bestCompression,
 		requestIDPrefix: hex.EncodeToString(random),
 	}
+	s.shutdownCtx, s.shutdown = context.WithCancel(context.Background())
 	for _, o := range opts {
 		o(s)
 	}
@@ -192,6 +202,7 @@ func (s *Server) Serve(ln net.Listener) error {
 // requests finish or ctx ends.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.draining.Store(true)
+	s.shutdown()
 	if err := s.http.Shutdown(ctx); err != nil {
 		return fmt.Errorf("server: shutdown: %w", err)
 	}

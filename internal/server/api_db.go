@@ -1,0 +1,170 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"handy/internal/docstore"
+)
+
+// maxCommitBody bounds a commit's body: a full document of 1 MiB (DocumentSize) takes more
+// than that in the JSON encoding.
+const maxCommitBody = 4 << 20
+
+// dbRoutes are the document store's endpoints (docs/api.md, "Document store"):
+//
+//	GET  /api/v1/db/documents/{path}                       → 200 document | 404
+//	POST /api/v1/db/commit  {writes, clientId?, batchId?}   → 200 {writeResults, commitTime, version}
+//	POST /api/v1/db/query   {parent, structuredQuery}       → 200 {documents}
+//	GET  /api/v1/db/listen?since={version}&timeout={5..30}s → 200 {reset, version, changes}
+func (s *Server) dbRoutes() []apiRoute {
+	return []apiRoute{
+		{http.MethodGet, "/api/v1/db/documents/{path...}", s.dbGet},
+		{http.MethodPost, "/api/v1/db/commit", s.dbCommit},
+		{http.MethodPost, "/api/v1/db/query", s.dbQuery},
+		{http.MethodGet, "/api/v1/db/listen", s.dbListen},
+	}
+}
+
+func (s *Server) dbGet(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.signedIn(r)
+	if err != nil {
+		return err
+	}
+	p, err := docstore.ParseDocumentPath(r.PathValue("path"))
+	if err != nil {
+		return err
+	}
+	d, err := s.docs.Get(r.Context(), u.ID, p)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, d)
+	return nil
+}
+
+func (s *Server) dbCommit(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.signedIn(r)
+	if err != nil {
+		return err
+	}
+	body, err := readJSONBody(w, r, maxCommitBody)
+	if err != nil {
+		return err
+	}
+	req, err := docstore.ParseCommitRequest(body)
+	if err != nil {
+		return err
+	}
+	res, err := s.docs.Commit(r.Context(), u.ID, req)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, res)
+	return nil
+}
+
+func (s *Server) dbQuery(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.signedIn(r)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Parent          string          `json:"parent"`
+		StructuredQuery json.RawMessage `json:"structuredQuery"`
+	}
+	if err := decodeJSON(w, r, &body); err != nil {
+		return err
+	}
+	q, err := docstore.ParseQuery(body.Parent, body.StructuredQuery)
+	if err != nil {
+		return err
+	}
+	docs, err := s.docs.Query(r.Context(), u.ID, q)
+	if err != nil {
+		return err
+	}
+	if docs == nil {
+		docs = []docstore.Doc{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"documents": docs})
+	return nil
+}
+
+// dbListen holds the request until the caller's documents change or the timeout passes. The
+// server's shutdown ends it at once with 503, so that a deploy never waits for long polls.
+func (s *Server) dbListen(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.signedIn(r)
+	if err != nil {
+		return err
+	}
+	since, timeout, err := listenParams(r)
+	if err != nil {
+		return err
+	}
+	// The server's write timeout is shorter than a long poll and its answer.
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(timeout + writeTimeout))
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	stop := context.AfterFunc(s.shutdownCtx, cancel)
+	defer stop()
+	ch, err := s.docs.Listen(ctx, u.ID, since, timeout)
+	if s.shutdownCtx.Err() != nil {
+		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", RetryAfter: time.Second,
+			Message: "The server is restarting; listen again."}
+	}
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, ch)
+	return nil
+}
+
+// listenParams reads ?since={version}&timeout={seconds}s; since defaults to 0 and timeout to
+// 30s.
+func listenParams(r *http.Request) (since int64, timeout time.Duration, err error) {
+	q := r.URL.Query()
+	timeout = docstore.MaxListenTimeout
+	if v := q.Get("since"); v != "" {
+		if since, err = strconv.ParseInt(v, 10, 64); err != nil {
+			return 0, 0, &docstore.Error{Code: docstore.ErrInvalidArgument, Message: fmt.Sprintf("since %q is not a version: a whole number", v)}
+		}
+	}
+	if v := q.Get("timeout"); v != "" {
+		secs, err := strconv.ParseUint(strings.TrimSuffix(v, "s"), 10, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return 0, 0, &docstore.Error{Code: docstore.ErrInvalidArgument, Message: fmt.Sprintf("timeout %q is not a number of seconds such as 30s", v)}
+		}
+		// Listen refuses anything outside 5s to 30s, naming it; huge values stay huge.
+		timeout = time.Duration(min(secs, 1<<20)) * time.Second
+	}
+	return since, timeout, nil
+}
+
+// readJSONBody reads a JSON body of at most limit bytes, for an endpoint that parses it itself.
+func readJSONBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return nil, errNotJSON
+	}
+	tooLarge := &Error{Status: http.StatusRequestEntityTooLarge, Code: "too-large", Message: fmt.Sprintf("The request body is larger than %d bytes.", limit)}
+	if r.ContentLength > limit {
+		return nil, tooLarge
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return nil, tooLarge
+	}
+	if err != nil {
+		return nil, &Error{Status: http.StatusBadRequest, Code: "invalid-json", Message: "The body could not be read.", Cause: err}
+	}
+	return body, nil
+}
