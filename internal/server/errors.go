@@ -101,7 +101,8 @@ func (s *Server) publicError(err error) *Error {
 // request id, and never shown.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := s.publicError(err)
-	if e.Status >= http.StatusInternalServerError {
+	// A 503 of the server's own choosing (shutting down) has no cause to log.
+	if e.Status == http.StatusInternalServerError || e.Status > http.StatusInternalServerError && e.Cause != nil {
 		s.logFailure(w, r, err)
 	}
 	h := w.Header()

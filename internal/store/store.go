@@ -65,7 +65,22 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 	return ready(ctx, &Store{db: db, engine: SQLite})
 }
 
+// Connection pools are bounded: a thousand long polls woken by one commit must queue for a
+// few connections, not open a thousand (each SQLite connection has its own page cache of about
+// 2 MB; PostgreSQL refuses clients past max_connections, 100 by default). A transaction must
+// therefore never wait for a second connection of the pool while holding one.
+const (
+	sqliteConns   = 8  // WAL: readers in parallel, one writer at a time
+	postgresConns = 16 // per instance, the LISTEN connection included
+)
+
 func ready(ctx context.Context, s *Store) (*Store, error) {
+	n := sqliteConns
+	if s.engine == Postgres {
+		n = postgresConns
+	}
+	s.db.SetMaxOpenConns(n)
+	s.db.SetMaxIdleConns(n)
 	if err := s.db.PingContext(ctx); err != nil {
 		s.db.Close()
 		return nil, fmt.Errorf("store: connect to %s: %w", s.engine, err)
