@@ -110,6 +110,16 @@ func TestCommitValidation(t *testing.T) {
 		// A merge that makes the stored document too big fails at commit, naming it.
 		_, err := s.Commit(ctx, "u1", CommitRequest{Writes: []Write{merge("users/u1/d/a", Fields{"t": strV(big[:1000])}, "t")}})
 		wantCode(t, err, ErrInvalidArgument, `"users/u1/d/a" would be`)
+
+		// A batch may leave at most MaxBatchBytes of documents: 17 of nearly 1 MiB are too
+		// many, 15 pass.
+		var huge []Write
+		for i := range 17 {
+			huge = append(huge, put(fmt.Sprintf("users/u1/big/%d", i), Fields{"s": strV(big[:MaxDocumentBytes-200])}))
+		}
+		_, err = s.Commit(ctx, "u1", CommitRequest{Writes: huge})
+		wantCode(t, err, ErrInvalidArgument, "more than 16777216 (16 MiB)")
+		commit(t, s, "u1", huge[:15]...)
 	})
 }
 

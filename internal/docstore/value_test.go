@@ -410,3 +410,28 @@ func TestPlainJSON(t *testing.T) {
 		t.Errorf("PlainJSON =\n%s\nwant\n%s", got, want)
 	}
 }
+
+// FromPlain encodes what encoding/json decodes: whole numbers as integers (float64 or
+// json.Number), others as doubles, -0 kept a double; and refuses anything else.
+func TestFromPlain(t *testing.T) {
+	var decoded any
+	if err := json.Unmarshal([]byte(`{"a":[1,2.5,-0,null,true,"s",{"b":9007199254740993}],"c":{}}`), &decoded); err != nil {
+		t.Fatal(err)
+	}
+	f, err := FieldsFromPlain(decoded.(map[string]any))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := EncodeFields(f)
+	want := `{"a":{"arrayValue":{"values":[{"integerValue":"1"},{"doubleValue":2.5},{"doubleValue":-0},{"nullValue":null},{"booleanValue":true},{"stringValue":"s"},{"mapValue":{"fields":{"b":{"integerValue":"9007199254740992"}}}}]}},"c":{"mapValue":{}}}`
+	if string(got) != want {
+		t.Errorf("FieldsFromPlain = %s\nwant %s", got, want)
+	}
+	n, err := FromPlain(json.Number("9007199254740993"))
+	if err != nil || n.Kind != Integer || n.Int != 9007199254740993 {
+		t.Errorf("FromPlain(json.Number) = %+v, %v; want the exact integer", n, err)
+	}
+	if _, err := FromPlain(struct{}{}); err == nil {
+		t.Error("FromPlain(struct{}{}) passed; want an error")
+	}
+}
