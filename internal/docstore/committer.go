@@ -24,6 +24,7 @@ const (
 // pending is one Commit waiting for the committer.
 type pending struct {
 	caller string
+	server bool // written by the server for the caller (CommitInTx): not charged to its rate
 	req    CommitRequest
 	writes []prepared
 	answer chan answer // buffered: the committer never waits for a caller that left
@@ -173,7 +174,8 @@ func (s *Store) applyGroup(ctx context.Context, tx *store.Tx, group []*pending) 
 
 // CommitInTx applies req for caller in tx, a transaction of the caller's own, instead of
 // through the committer: an account's sign-up writes users/{uid} in the transaction that
-// creates the account. It takes the commit lock as every commit does, so it waits for the
+// creates the account. Such writes are the server's, so they do not count against the
+// caller's write rate. It takes the commit lock as every commit does, so it waits for the
 // committer's transaction and makes it wait. A refusal comes back as the error, and tx should
 // then be rolled back. Once tx has committed, call wake: it tells this instance's listens
 // (PostgreSQL tells the other instances' when tx commits).
@@ -182,7 +184,7 @@ func (s *Store) CommitInTx(ctx context.Context, tx *store.Tx, caller string, req
 	if err != nil {
 		return CommitResult{}, nil, err
 	}
-	answers, changed, err := s.applyGroup(ctx, tx, []*pending{{caller: caller, req: req, writes: writes}})
+	answers, changed, err := s.applyGroup(ctx, tx, []*pending{{caller: caller, server: true, req: req, writes: writes}})
 	if err != nil {
 		return CommitResult{}, nil, fmt.Errorf("docstore: commit: %w", err)
 	}

@@ -31,10 +31,14 @@ func ParsePath(s string) (Path, error) {
 		return Path{}, invalidf("path %.40q… is longer than %d bytes", s, MaxPathBytes)
 	case !utf8.ValidString(s):
 		return Path{}, invalidf("path %q is not valid UTF-8", s)
-	case s[0] == '/' || s[len(s)-1] == '/':
+	case s[0] == '/':
 		// Relative names only: a leading or trailing slash is a mistake in
 		// how the name was built, better reported than silently trimmed.
-		return Path{}, invalidf("path %q must not begin or end with \"/\"", s)
+		return Path{}, invalidf("path %q must not begin with \"/\"", s)
+	}
+	if strings.HasSuffix(s, "/") {
+		// "users/u1/history/": most likely a document id that came out empty.
+		return Path{}, invalidf("path %q ends with \"/\": its last id is empty", s)
 	}
 	segs := strings.Split(s, "/")
 	for i, seg := range segs {

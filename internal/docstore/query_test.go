@@ -78,7 +78,7 @@ func TestParseQueryValidation(t *testing.T) {
 		{"minimal", "users/u1", sq(), ""},
 		{"top-level collection", "", `{"from":[{"collectionId":"users"}]}`, ""},
 		{"parent is a collection", "users", sq(), "parent: users is a collection, not a document"},
-		{"parent with an empty document id", "users/", sq(), `must not begin or end with "/"`},
+		{"parent with an empty document id", "users/", sq(), `ends with "/": its last id is empty`},
 		{"parent with an empty id inside", "users//x/y", sq(), "an empty document id is invalid"},
 		{"not an object", "users/u1", `[]`, "structuredQuery must be a JSON object"},
 		{"no from", "users/u1", `{}`, "structuredQuery.from must name exactly one collection"},

@@ -20,9 +20,7 @@ import (
 	"time"
 
 	"handy/internal/account"
-	"handy/internal/config"
 	"handy/internal/docstore"
-	"handy/internal/site"
 	"handy/internal/store"
 	"handy/internal/store/storetest"
 )
@@ -36,20 +34,7 @@ const dbPassword = "correct horse"
 // small write rate).
 func newDBServer(t *testing.T, st *store.Store, opts ...docstore.Option) *Server {
 	t.Helper()
-	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	docs := docstore.New(st, append([]docstore.Option{docstore.WithLogger(logger)}, opts...)...)
-	t.Cleanup(func() { docs.Close() })
-	svc, err := account.New(st, docs, logger, site.Default().Limits(),
-		account.WithParams(account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}), account.WithLimits(account.DefaultLimits))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}, site.Default(), fixtureDist(site.Default()), logger,
-		WithAccounts(svc), WithDocuments(docs), WithReadiness(st.Ping), quickCompression)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return newAPIServer(t, st, account.DefaultLimits, opts...)
 }
 
 // dbUser is a signed-up user: a client holding the XSRF cookie and the token, and the uid.
@@ -545,7 +530,7 @@ func TestDBValidation(t *testing.T) {
 			{"field name with ~", commitReq(writes(update(h1, `{"a~b":{"integerValue":"1"}}`, ""))), `"a~b" contains '~'`},
 			{"updateMask with an empty segment", commitReq(writes(update(h1, `{}`, `,"updateMask":{"fieldPaths":["a..b"]}`))), `"a..b" has an empty segment`},
 			{"updateMask with ~", commitReq(writes(update(h1, `{}`, `,"updateMask":{"fieldPaths":["`+"`a~b`"+`"]}`))), `"a~b" contains '~'`},
-			{"empty document id at the end", commitReq(writes(update(u.path("history/"), `{}`, ""))), u.path("history/") + `" must not begin or end with "/"`},
+			{"empty document id at the end", commitReq(writes(update(u.path("history/"), `{}`, ""))), u.path("history/") + `" ends with "/": its last id is empty`},
 			{"empty document id inside", commitReq(writes(update(u.path("history//h1/x"), `{}`, ""))), "empty document id"},
 			{"delete of a collection", commitReq(writes(deleteWrite(u.path("history"), ""))), "is a collection, not a document"},
 			{"latitude 91", commitReq(geo("91", "0")), "latitude 91 is outside -90..90"},
@@ -560,7 +545,7 @@ func TestDBValidation(t *testing.T) {
 			{"limitToLast without orderBy", queryReq(`{"from":[{"collectionId":"history"}],"limit":1,"limitToLast":true}`), "limitToLast needs an orderBy"},
 			{"reserved field in a filter", queryReq(`{"from":[{"collectionId":"history"}],"where":{"fieldFilter":{"field":{"fieldPath":"__x__"},"op":"EQUAL","value":{"nullValue":null}}}}`), `__x__`},
 			{"GET a collection", getReq(u.path("history")), u.path("history") + " is a collection, not a document"},
-			{"GET an empty document id", getReq(u.path("history/")), u.path("history/") + `" must not begin or end with "/"`},
+			{"GET an empty document id", getReq(u.path("history/")), u.path("history/") + `" ends with "/": its last id is empty`},
 			{"listen timeout=4s", listenReq("since=0&timeout=4s"), "timeout 4s is outside 5s to 30s"},
 			{"listen timeout=31s", listenReq("since=0&timeout=31s"), "timeout 31s is outside 5s to 30s"},
 			{"listen timeout=abc", listenReq("since=0&timeout=abc"), `timeout "abc"`},
@@ -860,6 +845,28 @@ func TestDBXSRFAndMethods(t *testing.T) {
 		}
 		if a := u.get(h1); a.status != 200 {
 			t.Errorf("a 405 deleted the document: %d %s", a.status, a.raw)
+		}
+	})
+}
+
+// TestDBClientGone: a client that leaves mid-poll (a closed tab) is neither answered 500 nor
+// logged as a failure.
+func TestDBClientGone(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		s := newAPIServer(t, st, account.DefaultLimits)
+		var log syncBuffer
+		s.logger = slog.New(slog.NewJSONHandler(&log, nil))
+		u := dbSignup(t, s.handler, "ada@example.com")
+		_, v := commitOK(t, u.commit(writes(update(u.path("history/h1"), `{}`, ""))), 1)
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		r := httptest.NewRequestWithContext(ctx, "GET", fmt.Sprintf("/api/v1/db/listen?since=%d&timeout=10s", v), nil)
+		r.Header.Set("Authorization", "Bearer "+u.token)
+		rec := httptest.NewRecorder()
+		s.handler.ServeHTTP(rec, r)
+		if rec.Code == http.StatusInternalServerError || strings.Contains(log.String(), "request failed") {
+			t.Errorf("a listen whose client left: %d, log %s", rec.Code, log.String())
 		}
 	})
 }

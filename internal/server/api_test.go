@@ -29,10 +29,10 @@ func apiServer(t *testing.T, st *store.Store, limits account.Limits) http.Handle
 	return newAPIServer(t, st, limits).handler
 }
 
-func newAPIServer(t *testing.T, st *store.Store, limits account.Limits) *Server {
+func newAPIServer(t *testing.T, st *store.Store, limits account.Limits, docOpts ...docstore.Option) *Server {
 	t.Helper()
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	docs := docstore.New(st, docstore.WithLogger(logger))
+	docs := docstore.New(st, append([]docstore.Option{docstore.WithLogger(logger)}, docOpts...)...)
 	t.Cleanup(func() { docs.Close() })
 	svc, err := account.New(st, docs, logger, site.Default().Limits(), account.WithParams(account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}), account.WithLimits(limits))
 	if err != nil {

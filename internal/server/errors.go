@@ -76,7 +76,13 @@ const detailMarker = "<!--handy:detail-->"
 // handle adapts a handlerFunc: the one place where errors become responses.
 func (s *Server) handle(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := h(w, r); err != nil {
+		err := h(w, r)
+		switch {
+		case err == nil:
+		case r.Context().Err() != nil && errors.Is(err, r.Context().Err()):
+			// The client went away (a closed tab ending its long poll): nobody to answer,
+			// nothing that failed.
+		default:
 			s.writeError(w, r, err)
 		}
 	})
