@@ -49,10 +49,7 @@ func (h *hub) wake(owners ...string) {
 	defer h.mu.Unlock()
 	for _, o := range owners {
 		for ch := range h.waiting[o] {
-			select {
-			case ch <- struct{}{}:
-			default:
-			}
+			poke(ch)
 		}
 	}
 }
@@ -63,11 +60,16 @@ func (h *hub) wakeAll() {
 	defer h.mu.Unlock()
 	for _, set := range h.waiting {
 		for ch := range set {
-			select {
-			case ch <- struct{}{}:
-			default:
-			}
+			poke(ch)
 		}
+	}
+}
+
+// poke sends a wake-up unless one is already pending.
+func poke(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
 	}
 }
 
