@@ -62,6 +62,7 @@ func (s *Service) UserDoc(ctx context.Context, u User) (json.RawMessage, error) 
 	case !errors.Is(err, docstore.ErrNotFound): // deleted by its owner: shown empty
 		return nil, fmt.Errorf("account: read users/%s: %w", u.ID, err)
 	}
+	promise(content)
 	// Read afresh: u may predate the last sign-in.
 	var email string
 	var created, lastSignIn int64
@@ -77,3 +78,28 @@ func (s *Service) UserDoc(ctx context.Context, u User) (json.RawMessage, error) 
 	}
 	return out, nil
 }
+
+// profileFields are the fields every profile answer promises, with their default and their
+// type: the client may write users/{uid} through the document API, and the profile must still
+// read.
+var profileFields = []struct {
+	key   string
+	zero  func() any
+	valid func(any) bool
+}{
+	{"displayName", func() any { return "" }, isString},
+	{"locale", func() any { return "" }, isString},
+	{"avatar", func() any { return nil }, func(v any) bool { return v == nil || isString(v) }},
+	{"preferences", func() any { return map[string]any{} }, func(v any) bool { _, ok := v.(map[string]any); return ok }},
+}
+
+// promise puts each promised field's default where it is missing or of another type.
+func promise(content map[string]any) {
+	for _, f := range profileFields {
+		if v, ok := content[f.key]; !ok || !f.valid(v) {
+			content[f.key] = f.zero()
+		}
+	}
+}
+
+func isString(v any) bool { _, ok := v.(string); return ok }

@@ -189,3 +189,30 @@ func userDocJSON(t *testing.T, s *Service, u User) (map[string]any, []byte) {
 	}
 	return doc, raw
 }
+
+// A client may write users/{uid} itself (the document API): the profile still has every
+// promised field, of its type, whatever the document holds, even when it was deleted.
+func TestProfileKeepsItsPromises(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		s, _ := newService(t, st, nil)
+		_, u, err := s.Signup(ctx, Credentials{Email: "a@example.com", Password: "12345678", DisplayName: "Ada"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		odd, _ := docstore.FieldsFromPlain(map[string]any{"displayName": 5.0, "preferences": "x", "theme": "dark"})
+		for _, w := range []docstore.Write{{Path: userDocPath(u.ID), Fields: odd}, {Path: userDocPath(u.ID), Delete: true}} {
+			if _, err := s.docs.Commit(ctx, u.ID, docstore.CommitRequest{Writes: []docstore.Write{w}}); err != nil {
+				t.Fatal(err)
+			}
+			doc, raw := userDocJSON(t, s, u)
+			if doc["displayName"] != "" || doc["locale"] != "" || doc["avatar"] != nil || doc["email"] != "a@example.com" {
+				t.Errorf("profile after a client's write (delete %v): %s", w.Delete, raw)
+			}
+			if _, ok := doc["preferences"].(map[string]any); !ok {
+				t.Errorf("preferences after a client's write (delete %v): %s", w.Delete, raw)
+			}
+		}
+	})
+}

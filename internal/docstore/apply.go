@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"time"
 
 	"handy/internal/store"
 )
@@ -149,8 +148,7 @@ func (st *docState) check(pre Precondition) error {
 	case !pre.UpdateTime.IsZero() && !st.live:
 		return fail("document %q does not exist", st.path)
 	case !pre.UpdateTime.IsZero() && st.updated != pre.UpdateTime.UnixMicro():
-		return fail("document %q was last updated at %s, not %s", st.path,
-			fromMicros(st.updated).Format(time.RFC3339Nano), pre.UpdateTime.UTC().Format(time.RFC3339Nano))
+		return fail("document %q was last updated at %s, not %s", st.path, formatTime(fromMicros(st.updated)), formatTime(pre.UpdateTime))
 	}
 	return nil
 }

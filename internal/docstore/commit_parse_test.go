@@ -41,6 +41,9 @@ func TestParseCommitRequestErrors(t *testing.T) {
 	for _, tt := range []struct{ in, part string }{
 		{`[]`, "must be a JSON object"},
 		{`{"transaction": "x"}`, `unknown field "transaction"`},
+		{`{"writes": [{"delete": "users/u1/d/a"}], "writes": []}`, `commit request has the field "writes" twice`},
+		{`{"writes": [{"update": {"name": "users/u1/d/a", "fields": {}, "fields": {}}}]}`, `has the field "fields" twice`},
+		{`{"writes": []} {}`, "must be a JSON object"},
 		{`{"writes": {}}`, "writes must be an array"},
 		{`{"batchId": "1.5"}`, "batchId"},
 		{`{"clientId": 3}`, "clientId"},

@@ -1,7 +1,9 @@
 package docstore
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -118,9 +120,13 @@ func unsupported(key string) (string, bool) {
 
 // object decodes raw as a JSON object whose keys must be among allowed.
 func object(raw json.RawMessage, part string, allowed ...string) (map[string]json.RawMessage, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+	m, dup, ok := objectFields(raw)
+	if !ok {
 		return nil, invalidf("%s must be a JSON object", part)
+	}
+	if dup != "" {
+		// encoding/json would keep the last silently; the request is ambiguous.
+		return nil, invalidf("%s has the field %q twice", part, dup)
 	}
 	for k := range m {
 		if slices.Contains(allowed, k) {
@@ -132,6 +138,37 @@ func object(raw json.RawMessage, part string, allowed ...string) (map[string]jso
 		return nil, invalidf("%s has an unknown field %q", part, k)
 	}
 	return m, nil
+}
+
+// objectFields splits a JSON object into its fields, and names a field that appears twice.
+func objectFields(raw json.RawMessage) (m map[string]json.RawMessage, dup string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, "", false
+	}
+	m = make(map[string]json.RawMessage)
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, "", false
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, "", false
+		}
+		if _, seen := m[k]; seen && dup == "" {
+			dup = k
+		}
+		m[k] = v
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, "", false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, "", false // something after the object
+	}
+	return m, dup, true
 }
 
 func parseFrom(raw json.RawMessage, parent Path) (Path, error) {

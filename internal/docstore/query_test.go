@@ -81,6 +81,7 @@ func TestParseQueryValidation(t *testing.T) {
 		{"parent with an empty document id", "users/", sq(), `ends with "/": its last id is empty`},
 		{"parent with an empty id inside", "users//x/y", sq(), "an empty document id is invalid"},
 		{"not an object", "users/u1", `[]`, "structuredQuery must be a JSON object"},
+		{"a key twice", "users/u1", `{"from":[{"collectionId":"h"}],"limit":1,"limit":2}`, `structuredQuery has the field "limit" twice`},
 		{"no from", "users/u1", `{}`, "structuredQuery.from must name exactly one collection"},
 		{"two froms", "users/u1", `{"from":[{"collectionId":"a"},{"collectionId":"b"}]}`, "exactly one collection"},
 		{"empty collection id", "users/u1", `{"from":[{"collectionId":""}]}`, "an empty collection id is invalid"},

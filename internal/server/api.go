@@ -38,7 +38,7 @@ var (
 
 // isAPI reports whether path is the API's (the route table sends all of /api/ there), whose
 // every answer, errors included, is JSON.
-func isAPI(path string) bool { return strings.HasPrefix(path, apiRoot) }
+func isAPI(path string) bool { return strings.HasPrefix(path, apiRoot) || path == "/api" }
 
 // api wraps an endpoint: no caching, the XSRF cookie issued and checked.
 func (s *Server) api(h handlerFunc) http.Handler {

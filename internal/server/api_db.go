@@ -28,6 +28,9 @@ const maxCommitBody = 4 << 20
 func (s *Server) dbRoutes() []apiRoute {
 	return []apiRoute{
 		{http.MethodGet, "/api/v1/db/documents/{path...}", s.dbGet},
+		{http.MethodGet, "/api/v1/db/documents", func(http.ResponseWriter, *http.Request) error {
+			return &docstore.Error{Code: docstore.ErrInvalidArgument, Message: "name a document: /api/v1/db/documents/users/{uid}/…"}
+		}},
 		{http.MethodPost, "/api/v1/db/commit", s.dbCommit},
 		{http.MethodPost, "/api/v1/db/query", s.dbQuery},
 		{http.MethodGet, "/api/v1/db/listen", s.dbListen},
@@ -140,11 +143,13 @@ func listenParams(r *http.Request) (since int64, timeout time.Duration, err erro
 	}
 	if v := q.Get("timeout"); v != "" {
 		secs, err := strconv.ParseUint(strings.TrimSuffix(v, "s"), 10, 64)
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
+		switch {
+		case err != nil && !errors.Is(err, strconv.ErrRange):
 			return 0, 0, &docstore.Error{Code: docstore.ErrInvalidArgument, Message: fmt.Sprintf("timeout %q is not a number of seconds such as 30s", v)}
+		case err != nil || secs > uint64(docstore.MaxListenTimeout/time.Second):
+			return 0, 0, &docstore.Error{Code: docstore.ErrInvalidArgument, Message: fmt.Sprintf("timeout %ss is outside 5s to 30s", strings.TrimSuffix(v, "s"))}
 		}
-		// Listen refuses anything outside 5s to 30s, naming it; huge values stay huge.
-		timeout = time.Duration(min(secs, 1<<20)) * time.Second
+		timeout = time.Duration(secs) * time.Second
 	}
 	return since, timeout, nil
 }

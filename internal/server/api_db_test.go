@@ -1019,3 +1019,25 @@ func TestDBAccountDeletion(t *testing.T) {
 		}
 	})
 }
+
+// TestDBUncleanPaths: paths ServeMux would redirect answer the API's JSON instead.
+func TestDBUncleanPaths(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		s := newAPIServer(t, st, account.DefaultLimits)
+		u := dbSignup(t, s.handler, "ada@example.com")
+		for path, want := range map[string]int{
+			"/api":                                      404,
+			"/api/v1/db/documents/users//x":             404,
+			"/api/v1/db/documents/users/x/../y":         404,
+			"/api/v1/db/./listen":                       404,
+			"/api/v1/db/documents":                      400,
+			"/api/v1/db/documents/" + u.path("history"): 400, // a collection
+		} {
+			a := u.do("GET", path, "", "", nil)
+			if a.status != want || a.body == nil || a.header.Get("Location") != "" {
+				t.Errorf("GET %s: %d %q, want %d and JSON", path, a.status, a.raw, want)
+			}
+		}
+	})
+}

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"path"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -57,6 +59,12 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			s.writeError(sw, r, errURITooLong)
 			return
 		}
+		if uncleanAPIPath(r.URL.Path) {
+			// ServeMux would redirect with an HTML body; the API answers JSON, and a path with
+			// "//", "." or ".." names no endpoint.
+			s.writeError(sw, r, errAPINotFound)
+			return
+		}
 		if r.Body != nil && r.Body != http.NoBody {
 			r.Body = http.MaxBytesReader(sw, r.Body, maxBodyBytes)
 		}
@@ -99,4 +107,20 @@ func (s *Server) newRequestID() string {
 	b = append(b, '-')
 	b = strconv.AppendUint(b, s.requestSeq.Add(1), 10)
 	return string(b)
+}
+
+// uncleanAPIPath reports whether path is /api itself or an API path that ServeMux would
+// redirect to its clean form.
+func uncleanAPIPath(p string) bool {
+	if p == "/api" {
+		return true
+	}
+	if !isAPI(p) {
+		return false
+	}
+	clean := path.Clean(p)
+	if strings.HasSuffix(p, "/") && clean != "/" {
+		clean += "/"
+	}
+	return clean != p
 }
