@@ -395,7 +395,13 @@ test.describe('page weight', () => {
   test('a stored token loads the account runtime in the background, the dialog only when opened', async ({ page }) => {
     await open(page);
     await signUp(page, uniqueEmail('weight'));
-    let urls = await requestsDuring(page, () => open(page, '/faq'));
+    // The runtime loads when the page is idle, which can come after the network first settles:
+    // wait for the session check it makes.
+    const checked = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/auth/me');
+    let urls = await requestsDuring(page, async () => {
+      await open(page, '/faq');
+      await checked;
+    });
     expect(urls).toContain(runtime);
     expect(urls).toContain('/api/v1/auth/me');
     expect(urls).not.toContain(dialogChunk);
