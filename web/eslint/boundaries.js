@@ -4,7 +4,7 @@
 //
 //   (a) features/X/logic/ is pure TypeScript: no react, react-dom, react/* and no .tsx module;
 //   (b) features/A/ may import from features/B/ only features/B/public;
-//   (c) the shared layers (lib/, ui/, i18n/, router/, theme/, cropper/, calculator/) import no
+//   (c) the shared layers (lib/, ui/, i18n/, router/, theme/, cropper/, calculator/, sync/) import no
 //       feature, except that i18n/ collects every feature's locales/*.json (each locale is its
 //       own chunk, found by import.meta.glob);
 //   (d) app/ may import from features/X/ only features/X/public and features/X/page (the page
@@ -17,7 +17,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-const SHARED = new Set(['lib', 'ui', 'i18n', 'router', 'theme', 'cropper', 'calculator']);
+const SHARED = new Set(['lib', 'ui', 'i18n', 'router', 'theme', 'cropper', 'calculator', 'sync']);
 const SCRIPT_EXT = /\.(ts|tsx|js|jsx|mjs)$/;
 const REACT = /^react(-dom)?(\/|$)/;
 const GLOB = /[*?{}[\]]/;

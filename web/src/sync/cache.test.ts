@@ -1,0 +1,121 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Cache, type RemoteChange } from './cache';
+import { messages } from './errors';
+import { fromFields, toFields } from './values';
+import type { Write } from './writes';
+
+let n = 0;
+const opened: Cache[] = [];
+async function open(now = () => 1000): Promise<Cache> {
+  const c = await Cache.open(`cache-test-${++n}`, { now });
+  opened.push(c);
+  return c;
+}
+afterEach(() => {
+  for (const c of opened.splice(0)) c.close();
+});
+
+const h = (id: string) => `users/u1/history/${id}`;
+const set = (path: string, fields: Parameters<typeof toFields>[0]): Write => ({ kind: 'set', path, fields: toFields(fields) });
+const remote = (path: string, version: number, fields?: Parameters<typeof toFields>[0]): RemoteChange =>
+  fields ? { path, fields: toFields(fields), updateTime: `t${version}`, version } : { path, deleted: true, updateTime: `t${version}`, version };
+const plain = (docs: { path: string; fields: Parameters<typeof fromFields>[0]; hasPendingWrites: boolean }[]) =>
+  docs.map((d) => ({ path: d.path, ...fromFields(d.fields), pending: d.hasPendingWrites }));
+
+describe('Cache', () => {
+  it('shows a write at once, with pending writes, until the server acknowledges it', async () => {
+    const c = await open();
+    const { clientId, nextBatchId } = await c.state();
+    expect(clientId).toMatch(/^[0-9a-f-]{36}$/);
+    const b = await c.write([set(h('a'), { tool: 'area' }), set(h('b'), { tool: 'speed' })]);
+    expect(b.batchId).toBe(nextBatchId);
+    expect(plain(await c.collection('users/u1/history'))).toEqual([
+      { path: h('a'), tool: 'area', pending: true },
+      { path: h('b'), tool: 'speed', pending: true },
+    ]);
+    await c.acknowledge(b.batchId, 7, '2026-11-23T00:00:00Z');
+    expect(await c.pending()).toEqual([]);
+    expect(plain(await c.collection('users/u1/history'))).toEqual([
+      { path: h('a'), tool: 'area', pending: false },
+      { path: h('b'), tool: 'speed', pending: false },
+    ]);
+    expect((await c.state()).nextBatchId).toBe(nextBatchId + 1);
+  });
+
+  it('undoes a rejected batch, keeping the ones after it', async () => {
+    const c = await open();
+    await c.applyRemote([remote('users/u1', 3, { units: 'm2', decimals: 2 })], 3);
+    const first = await c.write([{ kind: 'merge', path: 'users/u1', fields: toFields({ units: 'ft2' }), mask: ['units'] }]);
+    await c.write([{ kind: 'merge', path: 'users/u1', fields: toFields({ decimals: 4 }), mask: ['decimals'] }]);
+    expect(fromFields((await c.get('users/u1'))!.fields)).toEqual({ units: 'ft2', decimals: 4 });
+    expect((await c.reject(first.batchId))?.writes).toHaveLength(1);
+    const after = await c.get('users/u1');
+    expect(fromFields(after!.fields)).toEqual({ units: 'm2', decimals: 4 });
+    expect(after!.hasPendingWrites).toBe(true);
+  });
+
+  it('applies listen answers newer than its copy, deletions included, and remembers the version', async () => {
+    const c = await open();
+    await c.applyRemote([remote(h('a'), 2, { n: 1 }), remote(h('b'), 3, { n: 2 })], 3);
+    await c.applyRemote([remote(h('a'), 4, { n: 5 }), remote(h('b'), 5), remote(h('a'), 1, { n: 0 })], 5);
+    expect(plain(await c.collection('users/u1/history'))).toEqual([{ path: h('a'), n: 5, pending: false }]);
+    expect((await c.state()).since).toBe(5);
+    // A reset replaces the whole copy.
+    await c.applyRemote([remote(h('c'), 9, { n: 9 })], 9, true);
+    expect(plain(await c.collection('users/u1/history'))).toEqual([{ path: h('c'), n: 9, pending: false }]);
+  });
+
+  it('does not let an acknowledgement overwrite a newer state the listen brought', async () => {
+    const c = await open();
+    const b = await c.write([set(h('a'), { n: 1 })]);
+    await c.applyRemote([remote(h('a'), 8, { n: 2 })], 8);
+    await c.acknowledge(b.batchId, 6, 't6');
+    expect(plain(await c.collection('users/u1/history'))).toEqual([{ path: h('a'), n: 2, pending: false }]);
+  });
+
+  it('evicts the least recently changed documents without pending writes', async () => {
+    let t = 0;
+    const c = await open(() => ++t);
+    const big = 'x'.repeat(400_000);
+    await c.applyRemote([remote(h('old'), 1, { s: big })], 1);
+    await c.applyRemote([remote(h('mid'), 2, { s: big })], 2);
+    await c.applyRemote([remote(h('new'), 3, { s: big })], 3);
+    await c.write([{ kind: 'merge', path: h('old'), fields: toFields({ seen: true }), mask: ['seen'] }]);
+    expect(await c.evict(1_048_576)).toBe(1);
+    expect((await c.collection('users/u1/history')).map((d) => d.path)).toEqual([h('new'), h('old')]);
+  });
+
+  it('refuses a write it cannot store with "Failed to persist write", keeping nothing', async () => {
+    const c = await open();
+    const circular: Write = { kind: 'set', path: h('a'), fields: { f: { stringValue: 'x' } } };
+    // A value IndexedDB cannot clone fails the transaction, as the quota does.
+    (circular as unknown as { bad: () => void }).bad = () => undefined;
+    await expect(c.write([circular])).rejects.toThrow(messages.persistWrite);
+    expect(await c.pending()).toEqual([]);
+  });
+
+  it('forgets everything at sign-out, with a new client id', async () => {
+    const c = await open();
+    const before = (await c.state()).clientId;
+    await c.write([set(h('a'), { n: 1 })]);
+    await c.applyRemote([remote(h('b'), 2, { n: 2 })], 2);
+    await c.clear();
+    expect(await c.collection('users/u1/history')).toEqual([]);
+    expect(await c.pending()).toEqual([]);
+    expect((await c.state()).clientId).not.toBe(before);
+  });
+
+  it('tells an open tab when a newer build needs the database, and closes', async () => {
+    const onBlocking = vi.fn();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const name = `cache-test-${++n}`;
+    await Cache.open(name, { onBlocking });
+    const newer = indexedDB.open(name, 2);
+    await new Promise((resolve) => (newer.onsuccess = resolve));
+    newer.result.close();
+    expect(onBlocking).toHaveBeenCalledOnce();
+    expect(warn).toHaveBeenCalledWith(messages.otherTab);
+    warn.mockRestore();
+  });
+});

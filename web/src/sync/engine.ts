@@ -1,0 +1,191 @@
+// The sync engine of one tab: it sends the outbox to POST /api/v1/db/commit in order, one
+// batch at a time with the cache's clientId and the batch's id (a batch resent after a lost
+// answer is applied once, and answered as the first time), and long-polls /api/v1/db/listen
+// into the cache. Temporary failures (no network, 503, 429) are retried with backoff; a batch
+// the server refuses for good is dropped from the outbox, which undoes it, and reported. Only
+// the tab elected by tabs.ts runs an engine.
+import type { Batch, Cache, RemoteChange } from './cache';
+import { SyncError, permanent, type SyncCode } from './errors';
+import type { Settings } from './settings';
+import { toServer } from './writes';
+
+export type OnlineState = 'unknown' | 'online' | 'offline';
+
+/** The commit's answer, as the API sends it. */
+export interface CommitAnswer {
+  version: string;
+  commitTime: string;
+}
+
+/** The listen's answer, as the API sends it. */
+export interface ListenAnswer {
+  reset: boolean;
+  version: string;
+  changes: { name: string; deleted?: boolean; fields?: RemoteChange['fields']; updateTime: string; version: string }[];
+}
+
+/** The document API, as the engine needs it. Failures are SyncErrors; no answer at all is
+ * `unavailable`. */
+export interface Remote {
+  commit(body: { writes: object[]; clientId: string; batchId: number }): Promise<CommitAnswer>;
+  listen(since: number, timeoutSeconds: number, signal: AbortSignal): Promise<ListenAnswer>;
+}
+
+export interface EngineDeps {
+  cache: Cache;
+  remote: Remote;
+  settings: Settings;
+  /** The cache changed: the views re-read it (here and, through tabs.ts, in the other tabs). */
+  onChange: () => void;
+  /** A batch was refused for good and undone. */
+  onRejected: (batch: Batch, error: SyncError) => void;
+  onOnline: (state: OnlineState) => void;
+  /** The token is no longer valid: the engine stops. */
+  onUnauthenticated: () => void;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+/** Backoff before the n-th retry (0-based): 1 s doubling to 30 s, with jitter (half to all of it),
+ * or the server's Retry-After when it gave one. */
+export function backoff(n: number, random: () => number, retryAfterMs = 0): number {
+  return Math.max(retryAfterMs, Math.min(30_000, 1000 * 2 ** n) * (0.5 + random() / 2));
+}
+
+/** Calls fn once signal aborts, at once if it has. */
+function onAbort(signal: AbortSignal, fn: () => void): void {
+  if (signal.aborted) fn();
+  else signal.addEventListener('abort', fn, { once: true });
+}
+
+const defaultSleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    onAbort(signal, () => (clearTimeout(timer), resolve()));
+  });
+
+export class Engine {
+  private state: OnlineState = 'unknown';
+  private wake: (() => void) | undefined;
+  private readonly sleep: NonNullable<EngineDeps['sleep']>;
+  private readonly random: () => number;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.sleep = deps.sleep ?? defaultSleep;
+    this.random = deps.random ?? Math.random;
+  }
+
+  get online(): OnlineState {
+    return this.state;
+  }
+
+  /** New batches are in the outbox: send them now. */
+  kick(): void {
+    this.wake?.();
+  }
+
+  /** Runs the outbox and the listen until signal aborts. */
+  async run(signal: AbortSignal): Promise<void> {
+    await Promise.all([this.sendLoop(signal), this.listenLoop(signal)]);
+  }
+
+  private setOnline(s: OnlineState): void {
+    if (s === this.state) return;
+    this.state = s;
+    this.deps.onOnline(s);
+  }
+
+  private async sendLoop(signal: AbortSignal): Promise<void> {
+    let failures = 0;
+    while (!signal.aborted) {
+      const [batch] = await this.deps.cache.pending();
+      if (!batch) {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+          onAbort(signal, resolve);
+        });
+        this.wake = undefined;
+        continue;
+      }
+      try {
+        await this.send(batch);
+        failures = 0;
+      } catch (e) {
+        const err = asSyncError(e);
+        if (err.code === 'unauthenticated') return this.deps.onUnauthenticated();
+        if (permanent(err.code)) {
+          await this.deps.cache.reject(batch.batchId);
+          this.deps.onChange();
+          this.deps.onRejected(batch, err);
+          continue;
+        }
+        await this.sleep(backoff(failures++, this.random, retryAfter(e)), signal);
+      }
+    }
+  }
+
+  private async send(batch: Batch): Promise<void> {
+    const { clientId } = await this.deps.cache.state();
+    try {
+      const answer = await this.deps.remote.commit({ writes: batch.writes.map(toServer), clientId, batchId: batch.batchId });
+      this.setOnline('online');
+      await this.deps.cache.acknowledge(batch.batchId, Number(answer.version), answer.commitTime);
+      this.deps.onChange();
+    } catch (e) {
+      if (asSyncError(e).code === 'unavailable') this.setOnline('offline');
+      throw e;
+    }
+  }
+
+  private async listenLoop(signal: AbortSignal): Promise<void> {
+    let failures = 0;
+    while (!signal.aborted) {
+      const { since } = await this.deps.cache.state();
+      try {
+        const a = await this.deps.remote.listen(since, this.deps.settings.longPollTimeoutSeconds, signal);
+        this.setOnline('online');
+        failures = 0;
+        if (a.reset || a.changes.length > 0 || Number(a.version) !== since) {
+          const changes: RemoteChange[] = a.changes.map((c) => ({
+            path: c.name,
+            deleted: c.deleted,
+            fields: c.fields,
+            updateTime: c.updateTime,
+            version: Number(c.version),
+          }));
+          await this.deps.cache.applyRemote(changes, Number(a.version), a.reset);
+          this.deps.onChange();
+        }
+      } catch (e) {
+        if (signal.aborted) return;
+        const err = asSyncError(e);
+        if (err.code === 'unauthenticated') return this.deps.onUnauthenticated();
+        if (err.code === 'unavailable') this.setOnline('offline');
+        await this.sleep(backoff(failures++, this.random, retryAfter(e)), signal);
+      }
+    }
+  }
+}
+
+/** Any failure as a SyncError: what is not one (a bug, a TypeError from fetch) counts as no
+ * answer, so it is retried rather than losing the batch. */
+export function asSyncError(e: unknown): SyncError {
+  if (e instanceof SyncError) return e;
+  return new SyncError('unavailable', e instanceof Error ? e.message : String(e));
+}
+
+/** The Retry-After a SyncError carries, in ms. */
+function retryAfter(e: unknown): number {
+  return e instanceof RetryableError ? e.retryAfterMs : 0;
+}
+
+/** A SyncError with the server's Retry-After. */
+export class RetryableError extends SyncError {
+  constructor(
+    code: SyncCode,
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(code, message);
+  }
+}

@@ -1,0 +1,48 @@
+// The document API over fetch, for the engine: background calls, so no loading overlay and no
+// toast (the History panel shows the sync state instead). Errors become SyncErrors with the
+// API's code; no answer at all is `unavailable`; Retry-After is kept for the backoff.
+import type { CommitAnswer, ListenAnswer, Remote } from './engine';
+import { RetryableError } from './engine';
+import { SyncError, type SyncCode } from './errors';
+
+export interface RemoteDeps {
+  fetch: typeof fetch;
+  /** The stored sign-in token, if any. */
+  token: () => string | undefined;
+  /** The XSRF-TOKEN cookie's value, if any. */
+  xsrf: () => string | undefined;
+  base?: string;
+}
+
+export function createRemote(deps: RemoteDeps): Remote {
+  const base = deps.base ?? '/api/v1/db';
+  async function call<T>(path: string, init: RequestInit): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    const token = deps.token();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (init.method === 'POST') {
+      headers['Content-Type'] = 'application/json';
+      const xsrf = deps.xsrf();
+      if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
+    }
+    let res: Response;
+    try {
+      res = await deps.fetch(base + path, { ...init, headers, credentials: 'same-origin', cache: 'no-store' });
+    } catch (e) {
+      if (init.signal?.aborted) throw e;
+      throw new SyncError('unavailable', 'no answer from the server');
+    }
+    const body = (await res.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
+    if (res.ok) return body as T;
+    const code = (body?.error?.code ?? (res.status >= 500 ? 'unavailable' : 'invalid-argument')) as SyncCode;
+    const message = body?.error?.message ?? `HTTP ${res.status}`;
+    const retry = Number(res.headers.get('Retry-After'));
+    if (retry > 0) throw new RetryableError(code, message, retry * 1000);
+    // A 5xx without a code of ours (a proxy's 502) is as good as no answer.
+    throw new SyncError(res.status >= 500 && !body?.error ? 'unavailable' : code, message);
+  }
+  return {
+    commit: (body) => call<CommitAnswer>('/commit', { method: 'POST', body: JSON.stringify(body) }),
+    listen: (since, timeout, signal) => call<ListenAnswer>(`/listen?since=${since}&timeout=${timeout}s`, { method: 'GET', signal }),
+  };
+}
