@@ -1,69 +1,11 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Cache } from './cache';
-import { Engine, backoff, type CommitAnswer, type ListenAnswer, type Remote } from './engine';
+import { Engine, backoff, type Remote } from './engine';
+import { FakeServer } from './fakeServer';
 import { SyncError } from './errors';
 import { validateSettings } from './settings';
-import { fromFields, toFields, type Fields } from './values';
-
-/** The document API in memory, as internal/docstore answers: versions, exactly-once batches,
- * long polls; and faults to inject. */
-class FakeServer implements Remote {
-  docs = new Map<string, { fields: Fields; version: number; updateTime: string }>();
-  tombstones = new Map<string, number>();
-  version = 0;
-  answered = new Map<string, CommitAnswer>();
-  applied = 0;
-  waiting: (() => void)[] = [];
-  /** Faults for the next commits: 'down' (no answer, nothing applied), 'lost' (applied, answer
-   * lost), or a SyncError to answer. */
-  faults: ('down' | 'lost' | SyncError)[] = [];
-  listenDown = false;
-
-  commit(body: { writes: object[]; clientId: string; batchId: number }): Promise<CommitAnswer> {
-    const fault = this.faults.shift();
-    if (fault === 'down') return Promise.reject(new SyncError('unavailable', 'no answer'));
-    if (fault instanceof SyncError) return Promise.reject(fault);
-    const key = `${body.clientId}/${body.batchId}`;
-    let answer = this.answered.get(key);
-    if (!answer) {
-      this.version++;
-      const updateTime = `t${this.version}`;
-      for (const w of body.writes as { update?: { name: string; fields: Fields }; delete?: string; updateMask?: { fieldPaths: string[] } }[]) {
-        if (w.delete) {
-          this.docs.delete(w.delete);
-          this.tombstones.set(w.delete, this.version);
-        } else if (w.update) {
-          const before = this.docs.get(w.update.name)?.fields ?? {};
-          const fields = w.updateMask ? { ...before, ...Object.fromEntries(w.updateMask.fieldPaths.map((p) => [p, w.update!.fields[p]])) } : w.update.fields;
-          this.docs.set(w.update.name, { fields, version: this.version, updateTime });
-        }
-      }
-      answer = { version: String(this.version), commitTime: updateTime };
-      this.answered.set(key, answer);
-      this.applied++;
-      for (const wake of this.waiting.splice(0)) wake();
-    }
-    if (fault === 'lost') return Promise.reject(new SyncError('unavailable', 'answer lost'));
-    return Promise.resolve(answer);
-  }
-
-  async listen(since: number, _timeout: number, signal: AbortSignal): Promise<ListenAnswer> {
-    if (this.listenDown) throw new SyncError('unavailable', 'no answer');
-    for (;;) {
-      const changes: ListenAnswer['changes'] = [];
-      for (const [name, d] of this.docs) if (d.version > since) changes.push({ name, fields: d.fields, updateTime: d.updateTime, version: String(d.version) });
-      for (const [name, v] of this.tombstones) if (v > since) changes.push({ name, deleted: true, updateTime: `t${v}`, version: String(v) });
-      if (changes.length > 0) return { reset: false, version: String(this.version), changes };
-      await new Promise<void>((resolve) => {
-        this.waiting.push(resolve);
-        if (signal.aborted) resolve();
-        else signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-      if (signal.aborted) throw new DOMException('aborted', 'AbortError');
-    }
-  }
-}
+import { fromFields, toFields } from './values';
 
 let n = 0;
 const running: { abort: AbortController; cache: Cache; done: Promise<void> }[] = [];

@@ -1,0 +1,143 @@
+// The data layer as the features use it: writes applied at once and kept durably until the
+// server has them, reads from the local copy (marked so) with the pending writes on top, and a
+// subscription to every change, whichever tab or device made it. Every tab may write; one tab at
+// a time (the holder of a Web Lock) runs the engine, and tells the others over a
+// BroadcastChannel. A tab that dies frees the lock, so there is no lease to expire.
+import { Cache, type Batch, type ReadDoc } from './cache';
+import { Engine, type OnlineState, type Remote } from './engine';
+import { SyncError, messages } from './errors';
+import { CACHE_UNLIMITED, validateSettings, type Settings } from './settings';
+import type { Write } from './writes';
+
+export interface SyncStatus {
+  online: OnlineState;
+  /** Batches waiting for the server. */
+  pending: number;
+}
+
+export interface ClientDeps {
+  /** The IndexedDB database's name. */
+  name: string;
+  remote: Remote;
+  settings?: Partial<Settings>;
+  /** navigator.locks, or undefined where the Web Locks API is missing (then every tab syncs). */
+  locks?: Pick<LockManager, 'request'>;
+  /** A BroadcastChannel of that name, or undefined where there is none. */
+  channel?: (name: string) => BroadcastChannel | undefined;
+  onRejected?: (batch: Batch, error: SyncError) => void;
+  onUnauthenticated?: () => void;
+  /** A newer build needs the database: reload (under the reload guard). */
+  onNewerSchema?: () => void;
+}
+
+// 'changed': the copy changed (re-read it); 'written': a follower queued a batch (the syncing
+// tab sends it); 'online': the syncing tab's view of the server.
+type Message = { type: 'changed' } | { type: 'written' } | { type: 'online'; online: OnlineState };
+
+export interface SyncClient {
+  write(writes: Write[]): Promise<void>;
+  /** One document; source "server" fails while offline instead of answering from the copy. */
+  get(path: string, options?: { source?: 'default' | 'server' }): Promise<ReadDoc | null>;
+  collection(parent: string): Promise<ReadDoc[]>;
+  /** Calls fn after every change to the copy or the status; returns the unsubscribe. */
+  subscribe(fn: () => void): () => void;
+  status(): SyncStatus;
+  /** Stops syncing and closes the database; every call afterwards fails. */
+  terminate(): Promise<void>;
+  /** Erases this device's copy (sign-out), then terminates. */
+  clearAndTerminate(): Promise<void>;
+}
+
+export async function openClient(deps: ClientDeps): Promise<SyncClient> {
+  const settings = validateSettings(deps.settings);
+  const cache = await Cache.open(deps.name, { onBlocking: () => deps.onNewerSchema?.() });
+  const channel = deps.channel?.(`${deps.name}:sync`);
+  const subscribers = new Set<() => void>();
+  let status: SyncStatus = { online: 'unknown', pending: (await cache.pending()).length };
+  let terminated = false;
+  const stop = new AbortController();
+
+  const notify = () => subscribers.forEach((fn) => fn());
+  const post = (m: Message) => channel?.postMessage(m);
+  // Each tab counts the pending batches in the shared database itself; only the syncing tab
+  // knows whether the server answers, and tells the others.
+  const refreshPending = async () => {
+    if (terminated) return;
+    status = { ...status, pending: (await cache.pending()).length };
+    notify();
+  };
+
+  const engine = new Engine({
+    cache,
+    remote: deps.remote,
+    settings,
+    onChange: () => {
+      post({ type: 'changed' });
+      void refreshPending();
+      if (settings.cacheSizeBytes !== CACHE_UNLIMITED) void cache.evict(settings.cacheSizeBytes);
+    },
+    onRejected: (b, e) => deps.onRejected?.(b, e),
+    onOnline: (online) => {
+      status = { ...status, online };
+      post({ type: 'online', online });
+      notify();
+    },
+    onUnauthenticated: () => deps.onUnauthenticated?.(),
+  });
+
+  channel?.addEventListener('message', (e: MessageEvent<Message>) => {
+    if (e.data.type === 'written') engine.kick();
+    if (e.data.type === 'online') status = { ...status, online: e.data.online };
+    void refreshPending();
+  });
+
+  const lead = () => engine.run(stop.signal);
+  const running = deps.locks
+    ? deps.locks.request(`${deps.name}:sync`, { signal: stop.signal }, lead).catch(() => undefined)
+    : lead();
+
+  const live = () => {
+    if (terminated) throw new SyncError('failed-precondition', messages.terminated);
+  };
+
+  const client: SyncClient = {
+    async write(writes) {
+      live();
+      await cache.write(writes);
+      notify();
+      post({ type: 'written' });
+      engine.kick();
+      await refreshPending();
+    },
+    async get(path, options) {
+      live();
+      if (options?.source === 'server' && status.online === 'offline') throw new SyncError('unavailable', messages.offlineRead);
+      return cache.get(path);
+    },
+    async collection(parent) {
+      live();
+      return cache.collection(parent);
+    },
+    subscribe(fn) {
+      subscribers.add(fn);
+      return () => subscribers.delete(fn);
+    },
+    status: () => status,
+    async terminate() {
+      if (terminated) return;
+      terminated = true;
+      stop.abort();
+      await running;
+      channel?.close();
+      cache.close();
+    },
+    async clearAndTerminate() {
+      live();
+      stop.abort();
+      await running;
+      await cache.clear();
+      await client.terminate();
+    },
+  };
+  return client;
+}
