@@ -95,6 +95,14 @@ describe('Cache', () => {
     expect(await c.pending()).toEqual([]);
   });
 
+  it('keeps a device-only copy: local writes apply at once, with nothing to send', async () => {
+    const c = await open();
+    await c.writeLocal([set(h('a'), { n: 1 }), set(h('b'), { n: 2 })]);
+    await c.writeLocal([{ kind: 'delete', path: h('a') }]);
+    expect(plain(await c.collection('users/u1/history'))).toEqual([{ path: h('b'), n: 2, pending: false }]);
+    expect(await c.pending()).toEqual([]);
+  });
+
   it('forgets everything at sign-out, with a new client id', async () => {
     const c = await open();
     const before = (await c.state()).clientId;

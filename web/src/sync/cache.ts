@@ -122,6 +122,23 @@ export class Cache {
     }
   }
 
+  /** Applies writes straight to the copy, for a copy that is never synced (an anonymous
+   * visitor's history, which stays on the device). One transaction. */
+  async writeLocal(writes: Write[]): Promise<void> {
+    try {
+      const tx = this.db.transaction('remote', 'readwrite');
+      for (const w of writes) {
+        const before = await tx.store.get(w.path);
+        const after = applyWrite(before ? { path: w.path, fields: before.fields } : null, w);
+        if (after) await tx.store.put(this.remoteDoc(after, '', 0));
+        else await tx.store.delete(w.path);
+      }
+      await tx.done;
+    } catch {
+      throw new SyncError('unavailable', messages.persistWrite);
+    }
+  }
+
   /** The batches not yet acknowledged, oldest first. */
   async pending(): Promise<Batch[]> {
     return this.db.getAll('outbox');

@@ -1,0 +1,58 @@
+// The history over the data layer: the anonymous visitor's device-only copy, or the signed-in
+// account's synced users/{uid}/history. Both are the same documents; only the client differs.
+import type { LocalClient } from '../../sync/local';
+import { entryFields, entryOf, entryPath, historyCollection, localOwner } from './logic/documents';
+import { newestFirst, repeatsNewest, type HistoryEntry } from './logic/entries';
+
+/** The commit limit: clearing or moving a long history goes in batches of this many. */
+const batchSize = 500;
+
+export interface HistoryStore {
+  /** Newest first. */
+  entries(): Promise<HistoryEntry[]>;
+  /** Saves e, unless it repeats the newest entry; says whether it saved. */
+  save(e: HistoryEntry): Promise<boolean>;
+  remove(id: string): Promise<void>;
+  /** Puts back entries removed (undo). */
+  restore(entries: HistoryEntry[]): Promise<void>;
+  clear(): Promise<void>;
+  subscribe(fn: () => void): () => void;
+}
+
+export function historyStore(client: LocalClient, uid: string = localOwner): HistoryStore {
+  const entries = async () => {
+    const docs = await client.collection(historyCollection(uid));
+    return newestFirst(docs.flatMap((d) => entryOf(d.path, d.fields) ?? []));
+  };
+  const put = async (list: HistoryEntry[]) => {
+    for (let i = 0; i < list.length; i += batchSize) {
+      await client.write(list.slice(i, i + batchSize).map((e) => ({ kind: 'set', path: entryPath(uid, e.id), fields: entryFields(e) })));
+    }
+  };
+  return {
+    entries,
+    async save(e) {
+      if (repeatsNewest(await entries(), e)) return false;
+      await put([e]);
+      return true;
+    },
+    remove: (id) => client.write([{ kind: 'delete', path: entryPath(uid, id) }]),
+    restore: put,
+    async clear() {
+      const all = await entries();
+      for (let i = 0; i < all.length; i += batchSize) {
+        await client.write(all.slice(i, i + batchSize).map((e) => ({ kind: 'delete', path: entryPath(uid, e.id) })));
+      }
+    },
+    subscribe: (fn) => client.subscribe(fn),
+  };
+}
+
+/** At sign-in, when the visitor keeps their history: every entry of the device-only copy goes
+ * into the account (queued, so it works offline too), then the copy is emptied. */
+export async function moveIntoAccount(local: HistoryStore, account: HistoryStore): Promise<number> {
+  const all = await local.entries();
+  await account.restore(all);
+  await local.clear();
+  return all.length;
+}
