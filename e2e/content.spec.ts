@@ -175,6 +175,11 @@ test.describe('the privacy policy', () => {
       await page.goto(pagePath(name, 'jp'));
       await hydrated(page);
     }
+    // A result saved to the history (IndexedDB, and the badge's count in localStorage).
+    await page.goto(`${pagePath('area-calculator', 'jp')}?l=2&w=3`);
+    await hydrated(page);
+    await page.locator('.result-actions button').first().click();
+    await expect(page.locator('.history-button .badge')).toBeVisible();
     await failChunkUntilReload(page, 'faq', pagePath('faq', 'jp'));
     await page.goto(pagePath('terms-conditions', 'jp'));
     await hydrated(page);
@@ -192,6 +197,8 @@ test.describe('the privacy policy', () => {
     expect(cookies).toContain('i18n_redirected');
     expect(used.local).toContain('theme');
     expect(used.session.some((k) => k.startsWith('handy:reload:'))).toBe(true);
+    expect(used.databases).toContain('handy-history');
+    expect(used.local).toContain('handy:history:unseen');
 
     const keys = [...cookies, ...used.local, ...used.session, ...used.databases];
     for (const { code } of site.locales) {

@@ -1,4 +1,5 @@
 import { AccountButton, useThemeRevision } from '../features/account/public';
+import { HistoryButton } from '../features/history/public';
 import { useTranslation } from '../i18n/react';
 import { pagePath, toolPages, type LocaleCode, type PageName } from '../lib/site';
 import { ThemeSwitch } from '../theme/ThemeSwitch';
@@ -38,6 +39,7 @@ export function Header({ locale, page, search }: Props) {
         <div className="header-actions">
           <LanguageSwitcher key={page ?? ''} locale={locale} page={page} search={search} />
           <ThemeSwitch key={themeRevision} />
+          <HistoryButton />
           <AccountButton />
         </div>
       </div>

@@ -4,6 +4,7 @@ import { areaUnitIds, areaUnitSymbols, convertArea, squareOf, type AreaUnit } fr
 import { formatNumber } from '../../lib/number';
 import { PrecisionField } from '../../calculator/PrecisionField';
 import { ResultActions } from '../../calculator/ResultActions';
+import { saveResult } from './history';
 import { SelectField } from '../../ui/fields/SelectField';
 import { UnitsTable } from '../../calculator/UnitsTable';
 import type { AreaForm } from './logic/state';
@@ -104,7 +105,7 @@ export function AreaResultPanel({ form, result, resultError, fieldErrors, shapeN
           />
         </>
       )}
-      <ResultActions resultText={copyText} search={query} onReset={onReset} />
+      <ResultActions resultText={copyText} search={query} onReset={onReset} onSave={saveResult} />
     </section>
   );
 }

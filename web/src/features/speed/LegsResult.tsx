@@ -2,6 +2,7 @@ import { useTranslation } from '../../i18n/react';
 import { isPaceUnit } from './logic/pace';
 import { PrecisionField } from '../../calculator/PrecisionField';
 import { ResultActions } from '../../calculator/ResultActions';
+import { saveResult } from './history';
 import type { LegsOutcome } from './logic/calculate';
 import { speedUnitOfPace, type Formatter } from './logic/format';
 import type { SpeedForm } from './logic/state';
@@ -110,7 +111,7 @@ export function LegsResult({ form, outcome, fmt, query, update, onReset }: Props
       </div>
       <PrecisionField id="speed-legs-dp" value={form.precision} onChange={(precision) => update({ precision })} />
       {details}
-      <ResultActions resultText={copyText} search={query} onReset={onReset} />
+      <ResultActions resultText={copyText} search={query} onReset={onReset} onSave={saveResult} />
     </section>
   );
 }

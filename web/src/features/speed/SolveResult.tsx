@@ -5,6 +5,7 @@ import type { Quantity } from './logic/solve';
 import { speedUnitIds } from './logic/units';
 import { PrecisionField } from '../../calculator/PrecisionField';
 import { ResultActions } from '../../calculator/ResultActions';
+import { saveResult } from './history';
 import type { SolveOutcome } from './logic/calculate';
 import { speedUnitOfPace, type Formatter } from './logic/format';
 import { speedUnitLabel } from './logic/labels';
@@ -96,7 +97,7 @@ export function SolveResult({ form, outcome, fmt, query, update, onReset }: Prop
       </div>
       <PrecisionField id="speed-dp" value={form.precision} onChange={(precision) => update({ precision })} />
       {body.details}
-      <ResultActions resultText={copyText} search={query} onReset={onReset} />
+      <ResultActions resultText={copyText} search={query} onReset={onReset} onSave={saveResult} />
     </section>
   );
 }

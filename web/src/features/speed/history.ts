@@ -1,0 +1,4 @@
+// Saving a speed result to the history: the result's text, and the inputs as the link's query.
+import { saveToHistory, type SaveOutcome } from '../history/public';
+
+export const saveResult = (title: string, query: string): Promise<SaveOutcome> => saveToHistory({ tool: 'speed', title, query, detail: '' });
