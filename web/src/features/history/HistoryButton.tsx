@@ -21,7 +21,7 @@ export function HistoryButton() {
     );
   };
   return (
-    <button type="button" className="history-button" aria-haspopup="dialog" onClick={open}>
+    <button type="button" className="history-button" aria-haspopup="dialog" title={t('nav.history')} onClick={open}>
       <svg className="header-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
         <path d="M3.5 12a8.5 8.5 0 1 0 2.6-6.1" />
         <path d="M3 4v4.5h4.5" />
