@@ -61,11 +61,19 @@ export async function openClient(deps: ClientDeps): Promise<SyncClient> {
   const post = (m: Message) => channel?.postMessage(m);
   // Each tab counts the pending batches in the shared database itself; only the syncing tab
   // knows whether the server answers, and tells the others.
-  const refreshPending = async () => {
-    if (terminated) return;
-    status = { ...status, pending: (await cache.pending()).length };
-    notify();
+  // Work after a change (recounting, eviction) runs one piece at a time, and terminate waits
+  // for it before closing the database.
+  let housekeeping = Promise.resolve();
+  const later = (work: () => Promise<void>) => {
+    housekeeping = housekeeping
+      .then(() => (terminated ? undefined : work()))
+      .catch((err: unknown) => console.warn('sync housekeeping failed:', err));
   };
+  const refreshPending = () =>
+    later(async () => {
+      status = { ...status, pending: (await cache.pending()).length };
+      notify();
+    });
 
   const engine = new Engine({
     cache,
@@ -73,8 +81,8 @@ export async function openClient(deps: ClientDeps): Promise<SyncClient> {
     settings,
     onChange: () => {
       post({ type: 'changed' });
-      void refreshPending();
-      if (settings.cacheSizeBytes !== CACHE_UNLIMITED) void cache.evict(settings.cacheSizeBytes);
+      refreshPending();
+      if (settings.cacheSizeBytes !== CACHE_UNLIMITED) later(async () => void (await cache.evict(settings.cacheSizeBytes)));
     },
     onRejected: (b, e) => deps.onRejected?.(b, e),
     onOnline: (online) => {
@@ -88,7 +96,7 @@ export async function openClient(deps: ClientDeps): Promise<SyncClient> {
   channel?.addEventListener('message', (e: MessageEvent<Message>) => {
     if (e.data.type === 'written') engine.kick();
     if (e.data.type === 'online') status = { ...status, online: e.data.online };
-    void refreshPending();
+    refreshPending();
   });
 
   const lead = () => engine.run(stop.signal);
@@ -107,7 +115,8 @@ export async function openClient(deps: ClientDeps): Promise<SyncClient> {
       notify();
       post({ type: 'written' });
       engine.kick();
-      await refreshPending();
+      refreshPending();
+      await housekeeping;
     },
     async get(path, options) {
       live();
@@ -128,6 +137,7 @@ export async function openClient(deps: ClientDeps): Promise<SyncClient> {
       terminated = true;
       stop.abort();
       await running;
+      await housekeeping;
       channel?.close();
       cache.close();
     },
