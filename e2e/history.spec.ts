@@ -5,9 +5,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, hydrated, messages, namespaceMessages, pagePath, test } from './fixtures';
+import { gradient, png } from './images';
 
 type HistoryMessages = typeof import('../web/src/features/history/locales/en.json');
 type CalcMessages = typeof import('../web/src/calculator/locales/en.json');
+type FlipMessages = typeof import('../web/src/features/flip/locales/en.json');
 const history = (code: string) => namespaceMessages<HistoryMessages>('history', code);
 const calc = (code: string) => namespaceMessages<CalcMessages>('calculator', code);
 
@@ -132,4 +134,19 @@ test('speaks Japanese', async ({ page }) => {
   await expect(panel(page).getByRole('heading', { name: history('jp').title })).toBeVisible();
   await expect(panel(page).locator('.history-day h3')).toHaveText(/\d{4}年\d{1,2}月\d{1,2}日/);
   await expect(panel(page).locator('.history-entry a')).toHaveAttribute('href', /^\/jp\/area-calculator\?/);
+});
+
+test('records a downloaded flip: its name, size, format and steps, never its pixels', async ({ page }) => {
+  const flip = namespaceMessages<FlipMessages>('flip', 'en');
+  await open(page, '/flip-image');
+  await page.locator('input[type="file"]').setInputFiles([{ name: 'grad.png', mimeType: 'image/png', buffer: png(gradient(5, 3)) }]);
+  await expect(page.locator('.flip-item')).toHaveCount(1);
+  await page.getByRole('button', { name: flip.ops.rotateCW }).click();
+  await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: flip.download, exact: true }).click()]);
+  await expect(badge(page)).toHaveText('1');
+  await historyButton(page).click();
+  const entry = panel(page).locator('.history-entry');
+  await expect(entry.locator('.history-title')).toHaveText('grad-flipped.png');
+  await expect(entry.locator('.history-meta')).toContainText(`3 × 5 px · PNG · ${flip.shortcuts.rotateCW} · 1 kB`);
+  await expect(entry.locator('a')).toHaveAttribute('href', '/flip-image');
 });

@@ -13,6 +13,7 @@ import { render, wantsLossless, type Settings } from './render';
 import type { Edges } from './logic/lossless';
 import type { LosslessOutcome } from './protocol';
 import { saveBlob, zipFiles } from './download';
+import { recordFlips } from './history';
 import { useDropAndPaste } from './useDropAndPaste';
 import { useShortcuts, type Shortcut } from './useShortcuts';
 import type { Crop } from './protocol';
@@ -43,7 +44,7 @@ interface Notice {
 let nextKey = 1;
 
 export function FlipImageTool({ lang }: { lang: string }) {
-  const { t } = useTranslation('flip');
+  const { t, i18n } = useTranslation('flip');
   const [items, setItems] = useState<Item[]>([]);
   const [notices, setNotices] = useState<Notice[]>([]);
   const [history, setHistory] = useState<Transform[]>([identity]);
@@ -100,7 +101,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
     const targets = only ? [only] : items;
     if (targets.length === 0 || busy) return;
     const worker = (client.current ??= createFlipClient());
-    const results: { name: string; blob: Blob }[] = [];
+    const results: { name: string; blob: Blob; width: number; height: number; format: string }[] = [];
     let lossless = 0;
     for (const item of targets) {
       setBusy(t('working', { name: item.image.file.name }));
@@ -120,11 +121,21 @@ export function FlipImageTool({ lang }: { lang: string }) {
         lossless++;
         if (r.lossless.trimmed) notify(t('lossless.trimmed', { name: file.name, width: r.width ?? 0, height: r.height ?? 0 }));
       } else if (r.lossless) notify(t(`lossless.fallback.${fallbackReason(r.lossless)}`, { name: file.name }));
-      results.push({ name: r.name, blob: r.blob });
+      // Its size as saved: the crop (of the upright image) or the whole, turned by the transform.
+      const [w, h] = item.crop ? [item.crop.width, item.crop.height] : [item.image.width, item.image.height];
+      const [width, height] = r.width && r.height ? [r.width, r.height] : transform.turns % 2 ? [h, w] : [w, h];
+      const format = outputFormat(item.image.format, settings.output).toUpperCase();
+      results.push({ name: r.name, blob: r.blob, width, height, format });
     }
     setBusy(undefined);
     if (results.length === 0) return;
     const names = uniqueNames(results.map((r) => r.name));
+    recordFlips(
+      results.map((r, i) => ({ name: names[i], width: r.width, height: r.height, format: r.format, bytes: r.blob.size })),
+      transform,
+      t,
+      i18n.language,
+    );
     if (results.length === 1) {
       saveBlob(results[0].blob, names[0]);
       setStatus(t(lossless ? 'lossless.saved' : 'saved', { name: names[0] }));

@@ -16,6 +16,7 @@ import {
   type Operation,
   type Pixels,
   type Transform,
+  steps,
 } from './transform';
 
 // Reference images and operations written out pixel by pixel, independently of the code under
@@ -386,5 +387,20 @@ describe('keys', () => {
 
   it('reads nothing else', () => {
     for (const s of ['', 'r', 'r4', 'R1', 'r1M', 'r1mm', ' r1', 'r1 ', 'm1', 'r-1', 'r01']) expect(parseTransformKey(s)).toBeUndefined();
+  });
+});
+
+describe('steps', () => {
+  it('names every transform by the fewest presses that make it', () => {
+    for (const turns of [0, 1, 2, 3] as const) {
+      for (const mirror of [false, true]) {
+        const t = { turns, mirror };
+        const s = steps(t);
+        expect(s.reduce(apply, identity), `${turns} ${mirror}`).toEqual(t);
+        expect(s.length).toBeLessThanOrEqual(turns === 2 && !mirror ? 2 : mirror && turns % 2 === 1 ? 2 : 1);
+      }
+    }
+    expect(steps(identity)).toEqual([]);
+    expect(steps(apply(identity, 'flipV'))).toEqual(['flipV']);
   });
 });

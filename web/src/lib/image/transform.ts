@@ -188,3 +188,11 @@ export function parseTransformKey(s: string): Transform | undefined {
   const m = /^r([0-3])(m?)$/.exec(s);
   return m ? make(Number(m[1]), m[2] === 'm') : undefined;
 }
+
+/** The fewest button presses that make t, for telling people what was done: a mirror first
+ * (a vertical flip when it comes with a half turn), then the turns. */
+export function steps(t: Transform): Operation[] {
+  if (t.mirror && t.turns === 2) return ['flipV'];
+  const turns: Operation[][] = [[], ['rotateCW'], ['rotateCW', 'rotateCW'], ['rotateCCW']];
+  return [...(t.mirror ? (['flipH'] as const) : []), ...turns[t.turns]];
+}

@@ -1,0 +1,25 @@
+// Recording a downloaded flip in the history: the file's name, its size in pixels and bytes,
+// its format and what was done, never its pixels.
+import type { TFunction } from '../../i18n/translator';
+import { localeOf, type LocaleCode } from '../../lib/site';
+import { steps, type Transform } from '../../lib/image/transform';
+import { saveToHistory } from '../history/public';
+
+export interface Downloaded {
+  name: string;
+  width: number;
+  height: number;
+  /** Output format, upper case: JPEG, PNG, WEBP, SVG. */
+  format: string;
+  bytes: number;
+}
+
+export function recordFlips(files: Downloaded[], transform: Transform, t: TFunction<'flip'>, locale: LocaleCode): void {
+  const lang = localeOf(locale).lang;
+  const kb = new Intl.NumberFormat(lang, { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 });
+  const done = steps(transform).map((op) => t(`shortcuts.${op}`));
+  for (const f of files) {
+    const detail = [`${f.width} × ${f.height} px`, f.format, ...done, kb.format(Math.max(1, Math.round(f.bytes / 1000)))].join(' · ');
+    void saveToHistory({ tool: 'flip', title: f.name, query: '', detail });
+  }
+}
