@@ -157,6 +157,10 @@ test.describe('in English', () => {
     await page.keyboard.press('Tab'); // the area unit
     await page.keyboard.press('Tab'); // decimals
     await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: calc('en').saveToHistory })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('.action-status')).toHaveText(calc('en').saved);
+    await page.keyboard.press('Tab');
     await expect(page.getByRole('button', { name: calc('en').copyResult })).toBeFocused();
   });
 

@@ -44,7 +44,9 @@ export function renderMarkdown(markdown: string): string {
       },
     },
   });
-  const html = marked.parse(markdown, { async: false });
+  // A table scrolls sideways when it is wider than the page (styles.css): a keyboard must be
+  // able to reach it to scroll it.
+  const html = marked.parse(markdown, { async: false }).replaceAll('<table>', '<table tabindex="0">');
   // The page's only <h1> is its title; content starts at <h2>.
   if (/<h1[\s>]/.test(html)) throw new Error('content must not contain a level-1 heading');
   return html;
