@@ -7,6 +7,7 @@ import type { DialogProps } from './app';
 import { CredentialsForm } from './CredentialsForm';
 import { session, useSession } from './session';
 import { SignedInView } from './SignedInView';
+import '../../ui/modal.css';
 import './dialog.css';
 
 export function AccountDialog({ account, onClose, children }: DialogProps) {
@@ -30,8 +31,8 @@ export function AccountDialog({ account, onClose, children }: DialogProps) {
   }, [s.status]);
 
   return (
-    <dialog ref={ref} className="account-dialog" aria-labelledby="account-title" onClose={onClose}>
-      <button type="button" className="account-close" aria-label={t('translation:ui.close')} title={t('translation:ui.close')} onClick={close}>
+    <dialog ref={ref} className="account-dialog modal" aria-labelledby="account-title" onClose={onClose}>
+      <button type="button" className="account-close modal-close" aria-label={t('translation:ui.close')} title={t('translation:ui.close')} onClick={close}>
         <span aria-hidden="true">×</span>
       </button>
       {s.status === 'signed-in' ? (

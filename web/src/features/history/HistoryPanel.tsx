@@ -7,6 +7,7 @@ import { useTranslation } from '../../i18n/react';
 import { localeOf, pagePath, type PageName } from '../../lib/site';
 import { filterEntries, groupByDay, tools, type HistoryEntry, type Tool } from './logic/entries';
 import type { HistoryStore } from './store';
+import '../../ui/modal.css';
 import './history.css';
 
 const toolPage: Record<Tool, PageName> = { area: 'area-calculator', speed: 'speed-calculator', flip: 'flip-image' };
@@ -67,10 +68,10 @@ export function HistoryPanel({ store, onClose }: Props) {
   };
 
   return (
-    <dialog ref={ref} className="history-dialog" aria-labelledby={`${ids}-title`} onClose={onClose}>
+    <dialog ref={ref} className="history-dialog modal" aria-labelledby={`${ids}-title`} onClose={onClose}>
       <header className="history-head">
         <h2 id={`${ids}-title`}>{t('title')}</h2>
-        <button type="button" className="history-close" aria-label={t('translation:ui.close')} title={t('translation:ui.close')} onClick={() => ref.current?.close()}>
+        <button type="button" className="modal-close" aria-label={t('translation:ui.close')} title={t('translation:ui.close')} onClick={() => ref.current?.close()}>
           <span aria-hidden="true">×</span>
         </button>
       </header>
