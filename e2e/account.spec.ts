@@ -48,7 +48,9 @@ async function signUp(page: Page, email: string, displayName = ''): Promise<void
   await d.getByLabel(m.password, { exact: true }).fill(password);
   if (displayName) await d.getByLabel(m.displayNameOptional).fill(displayName);
   await d.getByRole('button', { name: m.signUp, exact: true }).click();
-  await expect(d.getByRole('heading', { name: m.title })).toBeVisible();
+  // Exactly "Account": the sign-up form's own heading, "Create account", contains the word, and
+  // matching it let the test move on before the account existed.
+  await expect(d.getByRole('heading', { name: m.title, exact: true })).toBeVisible();
   await settle(page);
 }
 
