@@ -1,34 +1,27 @@
 // The account dialog: a native modal <dialog> (focus stays inside, Esc closes it, the page
 // behind is inert, and focus returns to the header's button), showing the sign-in form, the
 // signed-in visitor's account, or a way to retry when the session could not be confirmed.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from '../../i18n/react';
 import type { DialogProps } from './app';
 import { CredentialsForm } from './CredentialsForm';
 import { session, useSession } from './session';
 import { SignedInView } from './SignedInView';
 import '../../ui/modal.css';
+import { useModal } from '../../ui/useModal';
 import './dialog.css';
 
 export function AccountDialog({ account, onClose, children }: DialogProps) {
   const { t } = useTranslation('account');
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal();
   const s = useSession();
   // Closing goes through the element, so that the browser returns focus where it was.
   const close = () => ref.current?.close();
 
-  useEffect(() => {
-    const dialog = ref.current!;
-    if (!dialog.open) dialog.showModal();
-    return () => {
-      if (dialog.open) dialog.close();
-    };
-  }, []);
-
   // On opening, and when the view changes (signed in, signed out): focus its first control.
   useEffect(() => {
     ref.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-  }, [s.status]);
+  }, [ref, s.status]);
 
   return (
     <dialog ref={ref} className="account-dialog modal" aria-labelledby="account-title" onClose={onClose}>

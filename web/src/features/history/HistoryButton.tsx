@@ -27,7 +27,7 @@ export function HistoryButton() {
         <path d="M3 4v4.5h4.5" />
         <path d="M12 7.5V12l3 2" />
       </svg>
-      <span className="history-label">{t('nav.history')}</span>
+      <span className="visually-hidden">{t('nav.history')}</span>
       <Badge count={count} label={t('nav.historyNew', { count })} />
     </button>
   );

@@ -2,12 +2,13 @@
 // to the header's button) listing the saved entries newest first, grouped by day, filtered by
 // tool and searched; each reopens its tool through its link, and may be deleted (with undo) or
 // all cleared (after a confirmation).
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from '../../i18n/react';
 import { localeOf, pagePath, type PageName } from '../../lib/site';
 import { filterEntries, groupByDay, tools, type HistoryEntry, type Tool } from './logic/entries';
 import type { HistoryStore } from './store';
 import '../../ui/modal.css';
+import { useModal } from '../../ui/useModal';
 import './history.css';
 
 const toolPage: Record<Tool, PageName> = { area: 'area-calculator', speed: 'speed-calculator', flip: 'flip-image' };
@@ -21,21 +22,13 @@ type Notice = { kind: 'deleted'; entries: HistoryEntry[] } | { kind: 'cleared' }
 
 export function HistoryPanel({ store, onClose }: Props) {
   const { t, i18n } = useTranslation('history');
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal();
   const [entries, setEntries] = useState<HistoryEntry[]>();
   const [tool, setTool] = useState<Tool | 'all'>('all');
   const [search, setSearch] = useState('');
   const [notice, setNotice] = useState<Notice>();
   const [confirming, setConfirming] = useState(false);
   const ids = useId();
-
-  useEffect(() => {
-    const dialog = ref.current!;
-    if (!dialog.open) dialog.showModal();
-    return () => {
-      if (dialog.open) dialog.close();
-    };
-  }, []);
 
   useEffect(() => {
     let live = true;
