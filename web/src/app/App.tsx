@@ -1,8 +1,8 @@
-import { useEffect, useEffectEvent } from 'react';
+import { useCallback, useEffect, useEffectEvent } from 'react';
 import { ErrorMessage } from './ErrorMessage';
 import { Layout } from './Layout';
 import { loadedPage } from './pageRegistry';
-import type { ViewStore } from '../router/view';
+import type { View, ViewStore } from '../router/view';
 import { localeOfPath } from '../lib/site';
 import { useStore } from '../lib/store';
 
@@ -11,8 +11,8 @@ interface Props {
   year: number;
   /** Runs once, after hydration. */
   onMount?: () => void;
-  /** Replaces the query string of the page on screen; the server has nothing to replace. */
-  replaceSearch?: (search: string) => void;
+  /** Replaces the query string of a view if it is still on screen; the server has nothing to replace. */
+  replaceSearch?: (view: View, search: string) => void;
 }
 
 const noop = () => {};
@@ -22,6 +22,8 @@ export function App({ store, year, onMount, replaceSearch = noop }: Props) {
   const mounted = useEffectEvent(() => onMount?.());
   useEffect(() => mounted(), []); // once, after hydration
   const view = useStore(store);
+  // Bound to the view it was rendered for, so that a page's late write cannot undo a navigation.
+  const replaceViewSearch = useCallback((search: string) => replaceSearch(view, search), [replaceSearch, view]);
   const locale = view.route?.locale ?? localeOfPath(view.path);
   const Page = view.route && view.payload ? loadedPage(view.route.page) : undefined;
   return (
@@ -29,7 +31,7 @@ export function App({ store, year, onMount, replaceSearch = noop }: Props) {
       {Page && view.payload ? (
         // Keyed by path: a page in another language starts afresh, with fields in its notation.
         // eslint-disable-next-line react-hooks/static-components -- loadedPage returns the page module's own component, loaded once and cached, never one made here
-        <Page key={view.path} payload={view.payload} search={view.search} replaceSearch={replaceSearch} />
+        <Page key={view.path} payload={view.payload} search={view.search} replaceSearch={replaceViewSearch} />
       ) : (
         <ErrorMessage kind="notFound" locale={locale} />
       )}

@@ -7,7 +7,7 @@ import { bootDataId, type BootData } from './document';
 import { createI18n } from '../i18n';
 import { loadPage } from './pageRegistry';
 import { startRuntime } from '../router/start';
-import { createViewStore } from '../router/view';
+import { createSearchWriter, createViewStore } from '../router/view';
 import './styles.css';
 
 async function main() {
@@ -18,10 +18,9 @@ async function main() {
   const { route } = boot.payload;
   const [i18n] = await Promise.all([createI18n(route.locale, route.page), loadPage(route.page)]);
   const store = createViewStore({ path: location.pathname, search: '', route, payload: boot.payload });
-  const replaceSearch = (search: string) => {
+  const replaceSearch = createSearchWriter(store, (search) => {
     history.replaceState(history.state, '', location.pathname + search + location.hash);
-    store.set({ ...store.get(), search });
-  };
+  });
   hydrateRoot(
     root,
     <I18nProvider i18n={i18n}>

@@ -14,3 +14,17 @@ export interface View {
 export type ViewStore = Store<View>;
 
 export const createViewStore = (initial: View): ViewStore => createStore(initial);
+
+/**
+ * Replaces the query string of a view, in the address and in the store, only while that view is
+ * still the one on screen: a page writes its query after a pause, and a navigation (even to the
+ * same page with another query, such as a history entry) may land first. Writing then would put
+ * the old query back over the one the visitor asked for.
+ */
+export function createSearchWriter(store: ViewStore, replaceUrl: (search: string) => void) {
+  return (view: View, search: string) => {
+    if (store.get() !== view) return;
+    replaceUrl(search);
+    store.set({ ...view, search });
+  };
+}
