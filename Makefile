@@ -1,5 +1,5 @@
 # Handy Tools. `make run` serves the site; `make test` runs every test.
-.PHONY: run build web test test-go test-web test-html test-e2e bench screenshots lint clean
+.PHONY: run build web test test-go test-web test-html test-e2e soak bench screenshots lint clean
 
 GO ?= go
 NPM ?= npm
@@ -33,10 +33,18 @@ test-go:
 	scripts/with-postgres.sh $(GO) test -race ./...
 
 # The lossless JPEG tests make their JPEGs with libjpeg-turbo's cjpeg and compare with jpegtran.
-# messages.test.ts is left out: `make web`, which `make test` runs first, has run it.
+# messages.test.ts is left out: `make web`, which `make test` runs first, has run it. The data
+# layer's fault test (three seeds; `make soak` for more) builds handy and runs it on the
+# front end `make build` left in web/dist.
 test-web: node_modules
 	scripts/ensure-tools.sh
 	npx vitest run --config web/vite.config.ts --exclude web/src/i18n/messages.test.ts
+
+# The data layer against the real server under faults (web/src/sync/faults/): test-web runs a
+# few seeds, this runs SEEDS (1,000 by default; SEEDS=17 replays one): about 45 minutes on 2 cores.
+SEEDS ?= 1-1000
+soak: web
+	SEEDS=$(SEEDS) npx vitest run --config web/vite.config.ts web/src/sync/faults
 
 # The Nu Html Checker (vnu-jar, Java) over every prerendered page and error page.
 test-html: build

@@ -37,11 +37,13 @@ type Store struct {
 	background     sync.WaitGroup // the relay and the pruning
 }
 
-// Default limits. The write rate lets a client that was offline replay a full batch at once and
-// then write a few times a second, far above what a person using the tools produces.
+// Default limits. The write rate lets a client that was offline replay what it queued at once
+// (the browser sends up to 500 writes per commit; 2,000 is a long offline session of saves,
+// deletions and preference changes) and then write a few times a second, far above what a
+// person using the tools produces.
 const (
-	DefaultWriteRate    = 10  // writes per second per user
-	DefaultWriteBurst   = 500 // writes at once, one full batch
+	DefaultWriteRate    = 10   // writes per second per user
+	DefaultWriteBurst   = 2000 // writes at once: four full batches
 	DefaultHistoryLimit = 10000
 )
 

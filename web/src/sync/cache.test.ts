@@ -49,7 +49,7 @@ describe('Cache', () => {
     const first = await c.write([{ kind: 'merge', path: 'users/u1', fields: toFields({ units: 'ft2' }), mask: ['units'] }]);
     await c.write([{ kind: 'merge', path: 'users/u1', fields: toFields({ decimals: 4 }), mask: ['decimals'] }]);
     expect(fromFields((await c.get('users/u1'))!.fields)).toEqual({ units: 'ft2', decimals: 4 });
-    expect((await c.reject(first.batchId))?.writes).toHaveLength(1);
+    expect(await c.reject(first.batchId)).toEqual([first]);
     const after = await c.get('users/u1');
     expect(fromFields(after!.fields)).toEqual({ units: 'm2', decimals: 4 });
     expect(after!.hasPendingWrites).toBe(true);
@@ -61,8 +61,10 @@ describe('Cache', () => {
     await c.applyRemote([remote(h('a'), 4, { n: 5 }), remote(h('b'), 5), remote(h('a'), 1, { n: 0 })], 5);
     expect(plain(await c.collection('users/u1/history'))).toEqual([{ path: h('a'), n: 5, pending: false }]);
     expect((await c.state()).since).toBe(5);
-    // A reset replaces the whole copy.
-    await c.applyRemote([remote(h('c'), 9, { n: 9 })], 9, true);
+    // A reset starts again from the live documents: the others are in limbo until the server
+    // says whether it still has them.
+    expect(await c.applyRemote([remote(h('c'), 9, { n: 9 })], 9, true)).toEqual([{ path: h('a'), version: 4 }]);
+    await c.revalidated({ path: h('a'), version: 4 }, null);
     expect(plain(await c.collection('users/u1/history'))).toEqual([{ path: h('c'), n: 9, pending: false }]);
   });
 
@@ -72,6 +74,39 @@ describe('Cache', () => {
     await c.applyRemote([remote(h('a'), 8, { n: 2 })], 8);
     await c.acknowledge(b.batchId, 6, 't6');
     expect(plain(await c.collection('users/u1/history'))).toEqual([{ path: h('a'), n: 2, pending: false }]);
+  });
+
+  it('does not bring back a document the listen deleted after the batch was applied', async () => {
+    const c = await open();
+    const b = await c.write([set(h('a'), { n: 1 })]);
+    // The server applied the batch at 4, another device deleted the entry at 6, and the listen
+    // brought both before the answer to the batch (sent again: the first answer was lost).
+    await c.applyRemote([remote(h('a'), 6)], 6);
+    await c.acknowledge(b.batchId, 4, 't4');
+    expect(await c.collection('users/u1/history')).toEqual([]);
+    expect(await c.pending()).toEqual([]);
+  });
+
+  it('lets the listen correct a merge acknowledged over an older copy', async () => {
+    const c = await open();
+    await c.applyRemote([remote('users/u1', 3, { name: 'Ada', units: 'm2' })], 3);
+    const b = await c.write([{ kind: 'merge', path: 'users/u1', fields: toFields({ units: 'ft2' }), mask: ['units'] }]);
+    // The name changed elsewhere at version 5; the server merged the units over it at 6, and the
+    // listen brings that after the acknowledgement.
+    await c.acknowledge(b.batchId, 6, 't6');
+    await c.applyRemote([remote('users/u1', 6, { name: 'Grace', units: 'ft2' })], 6);
+    expect(fromFields((await c.get('users/u1'))!.fields)).toEqual({ name: 'Grace', units: 'ft2' });
+    // A merge that changed nothing: its commit has the store's last version, 9, not the
+    // document's, which stays 7; the listen's state at 7 still counts.
+    const same = await c.write([{ kind: 'merge', path: 'users/u1', fields: toFields({ units: 'ft2' }), mask: ['units'] }]);
+    await c.acknowledge(same.batchId, 9, 't9');
+    await c.applyRemote([remote('users/u1', 7, { name: 'Ada', units: 'ft2' })], 9);
+    expect(fromFields((await c.get('users/u1'))!.fields)).toEqual({ name: 'Ada', units: 'ft2' });
+    // A merge into a document the copy has not heard of yet: the listen brings the rest.
+    const d = await c.write([{ kind: 'merge', path: h('new'), fields: toFields({ seen: true }), mask: ['seen'] }]);
+    await c.acknowledge(d.batchId, 10, 't10');
+    await c.applyRemote([remote(h('new'), 10, { seen: true, tool: 'area' })], 10);
+    expect(fromFields((await c.get(h('new')))!.fields)).toEqual({ seen: true, tool: 'area' });
   });
 
   it('evicts the least recently changed documents without pending writes', async () => {
@@ -125,5 +160,44 @@ describe('Cache', () => {
     expect(onBlocking).toHaveBeenCalledOnce();
     expect(warn).toHaveBeenCalledWith(messages.otherTab);
     warn.mockRestore();
+  });
+
+  it('tells an open tab when another deletes the database (a sign-out), and closes without a reload', async () => {
+    const onBlocking = vi.fn();
+    const onDeleted = vi.fn();
+    const name = `cache-test-${++n}`;
+    await Cache.open(name, { onBlocking, onDeleted });
+    const deletion = indexedDB.deleteDatabase(name);
+    await new Promise((resolve) => (deletion.onsuccess = resolve));
+    expect(onDeleted).toHaveBeenCalledOnce();
+    expect(onBlocking).not.toHaveBeenCalled();
+  });
+
+  it('sends the oldest batches as one group of at most 500 writes, and the same group again until it is answered', async () => {
+    const c = await open();
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await c.write(Array.from({ length: 200 }, (_, j) => set(h(`${i}-${j}`), { n: j })))).batchId);
+    const first = await c.nextGroup();
+    expect(first.map((b) => b.batchId)).toEqual(ids.slice(0, 2)); // 400 writes; a third would make 600
+    // A batch written meanwhile, a tab that dies and another that takes over: the same group.
+    await c.write([set(h('late'), { n: 0 })]);
+    expect((await c.nextGroup()).map((b) => b.batchId)).toEqual(ids.slice(0, 2));
+    await c.acknowledge(ids[1], 7, 't7');
+    expect((await c.pending()).map((b) => b.batchId)).toEqual([ids[2], ids[2] + 1]);
+    expect((await c.collection('users/u1/history')).filter((d) => !d.hasPendingWrites)).toHaveLength(400);
+    expect((await c.nextGroup()).map((b) => b.batchId)).toEqual([ids[2], ids[2] + 1]);
+    expect((await c.reject(ids[2] + 1)).map((b) => b.batchId)).toEqual([ids[2], ids[2] + 1]);
+    expect(await c.nextGroup()).toEqual([]);
+  });
+
+  it('belongs to one user: another who signs in finds it erased, and is told how many changes were lost', async () => {
+    const c = await open();
+    expect(await c.claim('u1')).toBe(0);
+    await c.write([set(h('a'), { n: 1 })]);
+    expect(await c.claim('u1')).toBe(0);
+    expect(await c.pending()).toHaveLength(1);
+    expect(await c.claim('u2')).toBe(1);
+    expect(await c.pending()).toEqual([]);
+    expect((await c.state()).owner).toBe('u2');
   });
 });

@@ -3,7 +3,7 @@
 // write call, each stored in the same transaction as its id), and the sync state (`meta`).
 // What the visitor sees is the remote copy with the outbox applied on top, so a batch the
 // server rejects is undone by dropping it, and an acknowledged one changes nothing on screen.
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore } from 'idb';
 import { SyncError, messages } from './errors';
 import type { Fields } from './values';
 import { applyWrite, type LocalDoc, type Write } from './writes';
@@ -36,6 +36,12 @@ export interface RemoteChange {
   version: number;
 }
 
+/** A document of the copy that a reset answer did not bring, at the version the copy has. */
+export interface Limbo {
+  path: string;
+  version: number;
+}
+
 /** A document as read: with whether it came from the cache and whether writes are pending. */
 export interface ReadDoc extends LocalDoc {
   fromCache: true;
@@ -47,7 +53,18 @@ interface State {
   nextBatchId: number;
   /** The version the listen resumes from. */
   since: number;
+  /** The user whose documents these are (claim). */
+  owner?: string;
+  /** The last batch of the group being sent: until it is answered, a resend sends exactly the
+   * same batches under the same id, whichever tab sends it, so the server applies it once. */
+  sending?: number;
+  /** Batches up to this one go alone: their group was refused, and each gets its own answer. */
+  alone?: number;
 }
+
+/** The most writes one commit may carry (the server's limit), and a bound on its body. */
+export const MAX_GROUP_WRITES = 500;
+const MAX_GROUP_BYTES = 1_000_000;
 
 interface Schema extends DBSchema {
   remote: { key: string; value: RemoteDoc; indexes: { parent: string; usedAt: number } };
@@ -61,6 +78,8 @@ export const SCHEMA_VERSION = 1;
 export interface OpenOptions {
   /** A newer build wants the database: this connection is about to close. */
   onBlocking?: () => void;
+  /** Another tab deletes the database (a sign-out): this connection is about to close. */
+  onDeleted?: () => void;
   now?: () => number;
 }
 
@@ -83,9 +102,10 @@ export class Cache {
         // Within the upgrade's own transaction, which the open waits for.
         void db.createObjectStore('meta').put({ clientId: crypto.randomUUID(), nextBatchId: 1, since: 0 }, 'state');
       },
-      blocking() {
-        console.warn(messages.otherTab);
+      blocking(_current, next) {
         db.close();
+        if (next === null) return options.onDeleted?.(); // deleteDatabase: no newer version
+        console.warn(messages.otherTab);
         options.onBlocking?.();
       },
     });
@@ -144,40 +164,131 @@ export class Cache {
     return this.db.getAll('outbox');
   }
 
-  /** The server applied batchId at version, commitTime: its writes move into the remote copy
-   * and it leaves the outbox, in one transaction. A batch already gone is ignored. */
+  /**
+   * The group to send next: the batches up to `sending` if a group was started (by this tab or
+   * one that died), else the oldest batches that fit in one commit, recorded as started before
+   * they are sent. Its id is its last batch's; empty when nothing waits.
+   */
+  async nextGroup(): Promise<Batch[]> {
+    const tx = this.db.transaction(['outbox', 'meta'], 'readwrite');
+    const meta = tx.objectStore('meta');
+    const state = await meta.get('state');
+    if (!state) throw new SyncError('failed-precondition', 'the cache has no state');
+    const group: Batch[] = [];
+    let writes = 0;
+    let bytes = 0;
+    let cursor = await tx.objectStore('outbox').openCursor();
+    while (cursor) {
+      const b = cursor.value;
+      if (state.sending !== undefined) {
+        if (b.batchId > state.sending) break;
+      } else if (state.alone !== undefined && b.batchId <= state.alone) {
+        group.push(b);
+        break;
+      } else {
+        const size = JSON.stringify(b.writes).length;
+        if (group.length > 0 && (writes + b.writes.length > MAX_GROUP_WRITES || bytes + size > MAX_GROUP_BYTES)) break;
+        writes += b.writes.length;
+        bytes += size;
+      }
+      group.push(b);
+      cursor = await cursor.continue();
+    }
+    const last = group.at(-1)?.batchId;
+    if (last !== undefined && state.sending !== last) await meta.put({ ...state, sending: last }, 'state');
+    await tx.done;
+    return group;
+  }
+
+  /** The server applied the group ending at batchId, at version and commitTime: its writes move
+   * into the remote copy (unless the listen has brought that version already) and it leaves
+   * the outbox, in one transaction. Batches already gone are ignored. */
   async acknowledge(batchId: number, version: number, commitTime: string): Promise<void> {
-    const tx = this.db.transaction(['outbox', 'remote'], 'readwrite');
-    const batch = await tx.objectStore('outbox').get(batchId);
-    if (batch) {
-      const remote = tx.objectStore('remote');
+    const tx = this.db.transaction(['outbox', 'remote', 'meta'], 'readwrite');
+    const outbox = tx.objectStore('outbox');
+    const remote = tx.objectStore('remote');
+    const meta = tx.objectStore('meta');
+    // A listen past this version brought the group's effect and all that followed, deletions
+    // included; the copy keeps no trace of a deleted document, so applying the writes again now
+    // (an answer that came late: it was lost, and the batch sent again) could bring one back.
+    const heard = ((await meta.get('state'))?.since ?? 0) >= version;
+    for (const batch of heard ? [] : await outbox.getAll(IDBKeyRange.upperBound(batchId))) {
       for (const w of batch.writes) {
         const before = await remote.get(w.path);
         if (before && before.version > version) continue; // the listen brought a newer state
         const after = applyWrite(before ? { path: w.path, fields: before.fields } : null, w);
-        if (after) await remote.put(this.remoteDoc(after, commitTime, version));
+        // A merge keeps the version of the copy it was made over: another client may have
+        // changed the fields it left alone since, so whatever the listen brings next of the
+        // document must replace it (an answer read before the commit may hide the merge until
+        // the next one). Nor is version the document's own when the commit changed nothing: it
+        // is then the store's last, which may be above any the document has until it changes.
+        const v = w.kind === 'merge' ? (before?.version ?? 0) : version;
+        if (after) await remote.put(this.remoteDoc(after, commitTime, v));
         else await remote.delete(w.path);
       }
-      await tx.objectStore('outbox').delete(batchId);
     }
+    await outbox.delete(IDBKeyRange.upperBound(batchId));
+    await this.sent(meta);
     await tx.done;
   }
 
-  /** The server refused batchId for good: it leaves the outbox, which undoes it on screen. */
-  async reject(batchId: number): Promise<Batch | undefined> {
-    const tx = this.db.transaction('outbox', 'readwrite');
-    const batch = await tx.store.get(batchId);
-    await tx.store.delete(batchId);
+  /** The server refused the group ending at batchId for good: it leaves the outbox, which undoes
+   * it on screen. Returns its batches. */
+  async reject(batchId: number): Promise<Batch[]> {
+    const tx = this.db.transaction(['outbox', 'meta'], 'readwrite');
+    const batches = await tx.objectStore('outbox').getAll(IDBKeyRange.upperBound(batchId));
+    await tx.objectStore('outbox').delete(IDBKeyRange.upperBound(batchId));
+    await this.sent(tx.objectStore('meta'));
     await tx.done;
-    return batch;
+    return batches;
   }
 
-  /** Applies a listen answer: each change newer than the copy, and the version to listen from
-   * next; a reset first drops every remote document. One transaction. */
-  async applyRemote(changes: RemoteChange[], version: number, reset = false): Promise<void> {
+  /**
+   * The server refused the group ending at batchId for good, as a whole, and remembers that
+   * answer under its id: its batches are sent again one by one, under a new client id, so that
+   * only the faulty one is undone. Nothing of the group was applied, so nothing can apply twice.
+   */
+  async split(batchId: number): Promise<void> {
+    const state = await this.state();
+    await this.db.put('meta', { ...state, clientId: crypto.randomUUID(), sending: undefined, alone: batchId }, 'state');
+  }
+
+  /** The group in flight was answered: the next one is chosen afresh. */
+  private async sent(meta: IDBPObjectStore<Schema, ('outbox' | 'remote' | 'meta')[], 'meta', 'readwrite'>) {
+    const state = await meta.get('state');
+    if (state?.sending !== undefined) await meta.put({ ...state, sending: undefined }, 'state');
+  }
+
+  /**
+   * Makes owner the owner of the copy. A copy another user left behind (their session expired
+   * instead of signing out) is erased first; returns how many of their batches were never sent.
+   */
+  async claim(owner: string): Promise<number> {
+    const state = await this.state();
+    if (state.owner === owner) return 0;
+    let dropped = 0;
+    if (state.owner !== undefined) {
+      dropped = (await this.pending()).length;
+      await this.clear();
+    }
+    await this.db.put('meta', { ...(await this.state()), owner }, 'state');
+    return dropped;
+  }
+
+  /**
+   * Applies a listen answer: each change newer than the copy, and the version to listen from
+   * next; one transaction. A reset answer starts again from the live documents: those the copy
+   * holds that it does not bring are in limbo (deleted meanwhile, or in a later page of the
+   * answer), and are returned, to be revalidated with the server one by one (revalidated).
+   */
+  async applyRemote(changes: RemoteChange[], version: number, reset = false): Promise<Limbo[]> {
     const tx = this.db.transaction(['remote', 'meta'], 'readwrite');
     const remote = tx.objectStore('remote');
-    if (reset) await remote.clear();
+    let limbo: Limbo[] = [];
+    if (reset) {
+      const brought = new Set(changes.map((c) => c.path));
+      limbo = (await remote.getAll()).filter((d) => !brought.has(d.path)).map((d) => ({ path: d.path, version: d.version }));
+    }
     for (const c of changes) {
       const before = await remote.get(c.path);
       if (before && before.version >= c.version) continue;
@@ -187,6 +298,19 @@ export class Cache {
     const meta = tx.objectStore('meta');
     const state = await meta.get('state');
     if (state) await meta.put({ ...state, since: version }, 'state');
+    await tx.done;
+    return limbo;
+  }
+
+  /** A document in limbo as the server has it now (null: it is gone), applied unless the listen
+   * has changed it meanwhile. */
+  async revalidated(doc: Limbo, now: RemoteChange | null): Promise<void> {
+    const tx = this.db.transaction('remote', 'readwrite');
+    const before = await tx.store.get(doc.path);
+    if (before && before.version === doc.version) {
+      if (!now) await tx.store.delete(doc.path);
+      else if (now.version > before.version) await tx.store.put(this.remoteDoc({ path: now.path, fields: now.fields ?? {} }, now.updateTime, now.version));
+    }
     await tx.done;
   }
 
@@ -252,6 +376,22 @@ export class Cache {
       usedAt: this.now(),
     };
   }
+}
+
+/**
+ * Deletes the database called name (a sign-out). Tabs that have it open are told (onDeleted) and
+ * close it; one that does not answer (frozen in the background) delays the deletion until it
+ * does, so this resolves once the deletion is done or queued.
+ */
+export function deleteCache(name: string): Promise<void> {
+  return new Promise((resolve) => {
+    const req = indexedDB.deleteDatabase(name);
+    req.onsuccess = req.onblocked = () => resolve();
+    req.onerror = () => {
+      console.warn(`the database ${name} could not be deleted:`, req.error);
+      resolve();
+    };
+  });
 }
 
 /** The document at path after every pending batch, with whether any touched it. */

@@ -4,7 +4,7 @@
 // a time (the holder of a Web Lock) runs the engine, and tells the others over a
 // BroadcastChannel. A tab that dies frees the lock, so there is no lease to expire.
 import { Cache, type Batch, type ReadDoc } from './cache';
-import { Engine, type OnlineState, type Remote } from './engine';
+import { Engine, type EngineDeps, type OnlineState, type Remote } from './engine';
 import { SyncError, messages } from './errors';
 import { CACHE_UNLIMITED, validateSettings, type Settings } from './settings';
 import type { Write } from './writes';
@@ -18,16 +18,24 @@ export interface SyncStatus {
 export interface ClientDeps {
   /** The IndexedDB database's name. */
   name: string;
+  /** The signed-in user: a copy another user left behind is erased (Cache.claim). */
+  owner?: string;
   remote: Remote;
   settings?: Partial<Settings>;
   /** navigator.locks, or undefined where the Web Locks API is missing (then every tab syncs). */
   locks?: Pick<LockManager, 'request'>;
   /** A BroadcastChannel of that name, or undefined where there is none. */
   channel?: (name: string) => BroadcastChannel | undefined;
-  onRejected?: (batch: Batch, error: SyncError) => void;
+  onRejected?: (batches: Batch[], error: SyncError) => void;
   onUnauthenticated?: () => void;
   /** A newer build needs the database: reload (under the reload guard). */
   onNewerSchema?: () => void;
+  /** Another tab erased the database (a sign-out): this client has terminated. */
+  onErased?: () => void;
+  /** The window whose 'online' event ends the backoff at once; undefined in tests. */
+  events?: Pick<Window, 'addEventListener' | 'removeEventListener'>;
+  /** The engine's wait between retries; the fault test shortens it. */
+  sleep?: EngineDeps['sleep'];
 }
 
 // 'changed': the copy changed (re-read it); 'written': a follower queued a batch (the syncing
@@ -50,7 +58,14 @@ export interface SyncClient {
 
 export async function openClient(deps: ClientDeps): Promise<SyncClient> {
   const settings = validateSettings(deps.settings);
-  const cache = await Cache.open(deps.name, { onBlocking: () => deps.onNewerSchema?.() });
+  const cache = await Cache.open(deps.name, {
+    onBlocking: () => deps.onNewerSchema?.(),
+    onDeleted: () => void client.terminate().then(() => deps.onErased?.()),
+  });
+  if (deps.owner !== undefined) {
+    const lost = await cache.claim(deps.owner);
+    if (lost > 0) console.warn(`another user's ${lost} unsent changes were left on this device; they are erased`);
+  }
   const channel = deps.channel?.(`${deps.name}:sync`);
   const subscribers = new Set<() => void>();
   let status: SyncStatus = { online: 'unknown', pending: (await cache.pending()).length };
@@ -91,6 +106,7 @@ export async function openClient(deps: ClientDeps): Promise<SyncClient> {
       notify();
     },
     onUnauthenticated: () => deps.onUnauthenticated?.(),
+    sleep: deps.sleep,
   });
 
   channel?.addEventListener('message', (e: MessageEvent<Message>) => {
@@ -99,6 +115,8 @@ export async function openClient(deps: ClientDeps): Promise<SyncClient> {
     refreshPending();
   });
 
+  const online = () => engine.retryNow();
+  deps.events?.addEventListener('online', online);
   const lead = () => engine.run(stop.signal);
   const running = deps.locks
     ? deps.locks.request(`${deps.name}:sync`, { signal: stop.signal }, lead).catch(() => undefined)
@@ -136,6 +154,7 @@ export async function openClient(deps: ClientDeps): Promise<SyncClient> {
       if (terminated) return;
       terminated = true;
       stop.abort();
+      deps.events?.removeEventListener('online', online);
       await running;
       await housekeeping;
       channel?.close();

@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Cache } from './cache';
-import { Engine, backoff, type Remote } from './engine';
+import { Engine, MAX_REVALIDATIONS, backoff, type Remote } from './engine';
 import { FakeServer } from './fakeServer';
 import { SyncError } from './errors';
 import { validateSettings } from './settings';
@@ -35,7 +36,7 @@ async function start(server: Remote, options: { onRejected?: (e: SyncError) => v
   const abort = new AbortController();
   const done = engine.run(abort.signal);
   running.push({ abort, cache, done });
-  return { cache, engine, changed, online };
+  return { cache, engine, changed, online, signal: abort.signal };
 }
 
 const until = async (check: () => Promise<boolean> | boolean) => {
@@ -72,16 +73,46 @@ describe('Engine', () => {
 
   it('undoes a batch the server refuses for good, reports it, and goes on with the next', async () => {
     const server = new FakeServer();
-    server.faults = [new SyncError('permission-denied', 'no access')];
+    server.refuse = (path) => (path === h('bad') ? new SyncError('permission-denied', 'no access') : undefined);
     const rejected: SyncError[] = [];
     const { cache, engine } = await start(server, { onRejected: (e) => rejected.push(e) });
     await cache.write([{ kind: 'set', path: h('bad'), fields: toFields({}) }]);
     await cache.write([{ kind: 'set', path: h('good'), fields: toFields({}) }]);
     engine.kick();
     await until(async () => (await cache.pending()).length === 0);
+    // Sent together, refused together; then each alone, under a new client id: only the faulty one is undone.
     expect(rejected.map((e) => e.code)).toEqual(['permission-denied']);
+    expect(server.applied).toBe(1);
     await until(async () => (await cache.collection('users/u1/history')).length === 1);
     expect((await cache.collection('users/u1/history')).map((d) => d.path)).toEqual([h('good')]);
+  });
+
+  it('sends what was queued offline in groups of up to 500 writes, each applied once', async () => {
+    const server = new FakeServer();
+    server.faults = ['down', 'lost'];
+    const { cache, engine } = await start(server);
+    for (let i = 0; i < 1200; i++) await cache.write([{ kind: 'set', path: h(`e${i}`), fields: toFields({ i }) }]);
+    engine.kick();
+    await until(async () => (await cache.pending()).length === 0);
+    expect(server.applied).toBe(3);
+    expect(server.docs.size).toBe(1200);
+    expect((await cache.collection('users/u1/history')).every((d) => !d.hasPendingWrites)).toBe(true);
+  });
+
+  it('revalidates the documents a reset did not bring, at most 100 at once, dropping those gone', async () => {
+    const server = new FakeServer();
+    const { cache } = await start(server);
+    const writes = Array.from({ length: 250 }, (_, i) => ({ update: { name: h(`d${i}`), fields: toFields({ i }) } }));
+    await server.commit({ writes, clientId: 'device-b', batchId: 1 });
+    await until(async () => (await cache.collection('users/u1/history')).length === 250);
+    // Deleted while this device was away so long that the server pruned the deletions' traces.
+    for (let i = 0; i < 240; i++) server.docs.delete(h(`d${i}`));
+    server.resetNext = true;
+    await server.commit({ writes: [{ update: { name: h('new'), fields: {} } }], clientId: 'device-b', batchId: 2 });
+    await until(async () => (await cache.collection('users/u1/history')).length === 11);
+    expect(server.gets).toBe(240);
+    expect(server.getsAtOnce).toBeLessThanOrEqual(MAX_REVALIDATIONS);
+    expect(MAX_REVALIDATIONS).toBe(100);
   });
 
   it('brings other devices’ changes in through the listen, deletions included', async () => {
@@ -104,6 +135,35 @@ describe('Engine', () => {
     await server.commit({ writes: [{ update: { name: h('y'), fields: {} } }], clientId: 'device-b', batchId: 1 });
     await until(async () => (await cache.collection('users/u1/history')).length === 1);
     expect(online.at(-1)).toBe('online');
+  });
+
+  it('takes the first listen answer, which leaves deletions out, as the whole copy', async () => {
+    const server = new FakeServer();
+    server.listenDown = true;
+    const { cache, engine } = await start(server);
+    await cache.write([{ kind: 'set', path: h('gone'), fields: {} }]);
+    await cache.write([{ kind: 'set', path: h('kept'), fields: {} }]);
+    engine.kick();
+    await until(async () => (await cache.pending()).length === 0);
+    // Deleted elsewhere before the copy's first listen, which cannot tell it.
+    await server.commit({ writes: [{ delete: h('gone') }], clientId: 'device-b', batchId: 1 });
+    server.listenDown = false;
+    await until(async () => (await cache.state()).since === server.version);
+    expect((await cache.collection('users/u1/history')).map((d) => d.path)).toEqual([h('kept')]);
+  });
+
+  it('leaves no listener on its signal behind after a retry or a wait for writes', async () => {
+    const server = new FakeServer();
+    server.listenDown = true;
+    server.faults = Array<'down'>(20).fill('down');
+    const { cache, engine, signal } = await start(server);
+    for (let i = 0; i < 20; i++) {
+      await cache.write([{ kind: 'set', path: h(`e${i}`), fields: {} }]);
+      engine.kick();
+      await until(async () => (await cache.pending()).length === 0);
+    }
+    // One each for the send loop's wait and the listen's backoff, not one per wait since.
+    expect(getEventListeners(signal, 'abort').length).toBeLessThanOrEqual(2);
   });
 });
 

@@ -4,7 +4,7 @@
 // into the cache. Temporary failures (no network, 503, 429) are retried with backoff; a batch
 // the server refuses for good is dropped from the outbox, which undoes it, and reported. Only
 // the tab elected by tabs.ts runs an engine.
-import type { Batch, Cache, RemoteChange } from './cache';
+import type { Batch, Cache, Limbo, RemoteChange } from './cache';
 import { SyncError, permanent, type SyncCode } from './errors';
 import type { Settings } from './settings';
 import { toServer } from './writes';
@@ -15,6 +15,14 @@ export type OnlineState = 'unknown' | 'online' | 'offline';
 export interface CommitAnswer {
   version: string;
   commitTime: string;
+}
+
+/** A document, as the API sends it. */
+export interface RemoteDocument {
+  name: string;
+  fields?: RemoteChange['fields'];
+  updateTime: string;
+  version: string;
 }
 
 /** The listen's answer, as the API sends it. */
@@ -28,6 +36,8 @@ export interface ListenAnswer {
  * `unavailable`. */
 export interface Remote {
   commit(body: { writes: object[]; clientId: string; batchId: number }): Promise<CommitAnswer>;
+  /** One document, or null when there is none. */
+  get(path: string, signal: AbortSignal): Promise<RemoteDocument | null>;
   listen(since: number, timeoutSeconds: number, signal: AbortSignal): Promise<ListenAnswer>;
 }
 
@@ -37,8 +47,8 @@ export interface EngineDeps {
   settings: Settings;
   /** The cache changed: the views re-read it (here and, through tabs.ts, in the other tabs). */
   onChange: () => void;
-  /** A batch was refused for good and undone. */
-  onRejected: (batch: Batch, error: SyncError) => void;
+  /** A group of batches was refused for good and undone. */
+  onRejected: (batches: Batch[], error: SyncError) => void;
   onOnline: (state: OnlineState) => void;
   /** The token is no longer valid: the engine stops. */
   onUnauthenticated: () => void;
@@ -52,10 +62,15 @@ export function backoff(n: number, random: () => number, retryAfterMs = 0): numb
   return Math.max(retryAfterMs, Math.min(30_000, 1000 * 2 ** n) * (0.5 + random() / 2));
 }
 
-/** Calls fn once signal aborts, at once if it has. */
-function onAbort(signal: AbortSignal, fn: () => void): void {
-  if (signal.aborted) fn();
-  else signal.addEventListener('abort', fn, { once: true });
+/** Calls fn once signal aborts, at once if it has; returns what stops listening. A wait on
+ * the run's long-lived signal must stop when it ends, or each one leaves a listener behind. */
+function onAbort(signal: AbortSignal, fn: () => void): () => void {
+  if (signal.aborted) {
+    fn();
+    return () => undefined;
+  }
+  signal.addEventListener('abort', fn, { once: true });
+  return () => signal.removeEventListener('abort', fn);
 }
 
 const defaultSleep = (ms: number, signal: AbortSignal) =>
@@ -67,6 +82,8 @@ const defaultSleep = (ms: number, signal: AbortSignal) =>
 export class Engine {
   private state: OnlineState = 'unknown';
   private wake: (() => void) | undefined;
+  /** Ends the backoff waits at once (the browser is back online). */
+  private retry = new AbortController();
   private readonly sleep: NonNullable<EngineDeps['sleep']>;
   private readonly random: () => number;
 
@@ -84,6 +101,23 @@ export class Engine {
     this.wake?.();
   }
 
+  /** The network is back: stop waiting out the backoff, send and listen now. */
+  retryNow(): void {
+    this.retry.abort();
+    this.retry = new AbortController();
+  }
+
+  private async pause(ms: number, signal: AbortSignal): Promise<void> {
+    const either = new AbortController();
+    const end = () => either.abort();
+    const stops = [onAbort(signal, end), onAbort(this.retry.signal, end)];
+    try {
+      await this.sleep(ms, either.signal);
+    } finally {
+      for (const stop of stops) stop();
+    }
+  }
+
   /** Runs the outbox and the listen until signal aborts. */
   async run(signal: AbortSignal): Promise<void> {
     await Promise.all([this.sendLoop(signal), this.listenLoop(signal)]);
@@ -98,42 +132,67 @@ export class Engine {
   private async sendLoop(signal: AbortSignal): Promise<void> {
     let failures = 0;
     while (!signal.aborted) {
-      const [batch] = await this.deps.cache.pending();
-      if (!batch) {
+      const group = await this.deps.cache.nextGroup();
+      if (group.length === 0) {
+        let stop: () => void = () => undefined;
         await new Promise<void>((resolve) => {
           this.wake = resolve;
-          onAbort(signal, resolve);
+          stop = onAbort(signal, resolve);
         });
+        stop();
         this.wake = undefined;
         continue;
       }
+      const last = group[group.length - 1].batchId;
       try {
-        await this.send(batch);
+        await this.send(group);
         failures = 0;
       } catch (e) {
         const err = asSyncError(e);
         if (err.code === 'unauthenticated') return this.deps.onUnauthenticated();
-        if (permanent(err.code)) {
-          await this.deps.cache.reject(batch.batchId);
-          this.deps.onChange();
-          this.deps.onRejected(batch, err);
+        if (permanent(err.code) && group.length > 1) {
+          await this.deps.cache.split(last);
           continue;
         }
-        await this.sleep(backoff(failures++, this.random, retryAfter(e)), signal);
+        if (permanent(err.code)) {
+          const undone = await this.deps.cache.reject(last);
+          this.deps.onChange();
+          this.deps.onRejected(undone, err);
+          continue;
+        }
+        await this.pause(backoff(failures++, this.random, retryAfter(e)), signal);
       }
     }
   }
 
-  private async send(batch: Batch): Promise<void> {
+  /** Sends a group of batches as one commit, under its last batch's id: the batches queued
+   * while offline go out in a few round trips, not one each. */
+  private async send(group: Batch[]): Promise<void> {
     const { clientId } = await this.deps.cache.state();
+    const batchId = group[group.length - 1].batchId;
     try {
-      const answer = await this.deps.remote.commit({ writes: batch.writes.map(toServer), clientId, batchId: batch.batchId });
+      const writes = group.flatMap((b) => b.writes.map(toServer));
+      const answer = await this.deps.remote.commit({ writes, clientId, batchId });
       this.setOnline('online');
-      await this.deps.cache.acknowledge(batch.batchId, Number(answer.version), answer.commitTime);
+      await this.deps.cache.acknowledge(batchId, Number(answer.version), answer.commitTime);
       this.deps.onChange();
     } catch (e) {
       if (asSyncError(e).code === 'unavailable') this.setOnline('offline');
       throw e;
+    }
+  }
+
+  /** Asks the server for each document in limbo, at most MAX_REVALIDATIONS at once: one it no
+   * longer has goes from the copy. A failure leaves the rest as they are, to the next reset. */
+  private async revalidate(limbo: Limbo[], signal: AbortSignal): Promise<void> {
+    for (let i = 0; i < limbo.length && !signal.aborted; i += MAX_REVALIDATIONS) {
+      await Promise.all(
+        limbo.slice(i, i + MAX_REVALIDATIONS).map(async (doc) => {
+          const now = await this.deps.remote.get(doc.path, signal);
+          await this.deps.cache.revalidated(doc, now && { path: now.name, fields: now.fields, updateTime: now.updateTime, version: Number(now.version) });
+        }),
+      );
+      this.deps.onChange();
     }
   }
 
@@ -153,19 +212,26 @@ export class Engine {
             updateTime: c.updateTime,
             version: Number(c.version),
           }));
-          await this.deps.cache.applyRemote(changes, Number(a.version), a.reset);
+          // An answer to since 0 holds the live documents only, not the deletions, so it is
+          // taken as a reset: acknowledgements may have put documents in the copy that were
+          // deleted before that answer's version.
+          const limbo = await this.deps.cache.applyRemote(changes, Number(a.version), a.reset || since === 0);
           this.deps.onChange();
+          if (limbo.length > 0) await this.revalidate(limbo, signal);
         }
       } catch (e) {
         if (signal.aborted) return;
         const err = asSyncError(e);
         if (err.code === 'unauthenticated') return this.deps.onUnauthenticated();
         if (err.code === 'unavailable') this.setOnline('offline');
-        await this.sleep(backoff(failures++, this.random, retryAfter(e)), signal);
+        await this.pause(backoff(failures++, this.random, retryAfter(e)), signal);
       }
     }
   }
 }
+
+/** How many documents in limbo are asked about at once. */
+export const MAX_REVALIDATIONS = 100;
 
 /** Any failure as a SyncError: what is not one (a bug, a TypeError from fetch) counts as no
  * answer, so it is retried rather than losing the batch. */

@@ -1,5 +1,5 @@
 // The document API in memory, for the data layer's tests (never imported by the site).
-import type { CommitAnswer, ListenAnswer, Remote } from './engine';
+import type { CommitAnswer, ListenAnswer, Remote, RemoteDocument } from './engine';
 import { SyncError } from './errors';
 import type { Fields } from './values';
 
@@ -16,12 +16,28 @@ export class FakeServer implements Remote {
    * lost), or a SyncError to answer. */
   faults: ('down' | 'lost' | SyncError)[] = [];
   listenDown = false;
+  /** The next listen answers a reset with the live documents (tombstones were pruned). */
+  resetNext = false;
+  /** The most gets in flight at once, and how many there were. */
+  getsAtOnce = 0;
+  gets = 0;
+  private inFlight = 0;
+  /** Refuses for good any commit writing a path it returns an error for, remembering that
+   * answer as the real server does. */
+  refuse: (path: string) => SyncError | undefined = () => undefined;
+  refused = new Map<string, SyncError>();
 
   commit(body: { writes: object[]; clientId: string; batchId: number }): Promise<CommitAnswer> {
     const fault = this.faults.shift();
     if (fault === 'down') return Promise.reject(new SyncError('unavailable', 'no answer'));
     if (fault instanceof SyncError) return Promise.reject(fault);
     const key = `${body.clientId}/${body.batchId}`;
+    const names = (body.writes as { update?: { name: string }; delete?: string }[]).map((w) => w.update?.name ?? w.delete ?? '');
+    const refusal = this.refused.get(key) ?? names.map((n) => this.refuse(n)).find((e) => e);
+    if (refusal) {
+      this.refused.set(key, refusal);
+      return Promise.reject(refusal);
+    }
     let answer = this.answered.get(key);
     if (!answer) {
       this.version++;
@@ -45,13 +61,29 @@ export class FakeServer implements Remote {
     return Promise.resolve(answer);
   }
 
+  async get(path: string): Promise<RemoteDocument | null> {
+    this.gets++;
+    this.getsAtOnce = Math.max(this.getsAtOnce, ++this.inFlight);
+    await new Promise((r) => setTimeout(r, 1));
+    this.inFlight--;
+    const d = this.docs.get(path);
+    return d ? { name: path, fields: d.fields, updateTime: d.updateTime, version: String(d.version) } : null;
+  }
+
   async listen(since: number, _timeout: number, signal: AbortSignal): Promise<ListenAnswer> {
     if (this.listenDown) throw new SyncError('unavailable', 'no answer');
+    if (this.resetNext) {
+      this.resetNext = false;
+      const changes = [...this.docs].map(([name, d]) => ({ name, fields: d.fields, updateTime: d.updateTime, version: String(d.version) }));
+      return { reset: true, version: String(this.version), changes };
+    }
     for (;;) {
       const changes: ListenAnswer['changes'] = [];
       for (const [name, d] of this.docs) if (d.version > since) changes.push({ name, fields: d.fields, updateTime: d.updateTime, version: String(d.version) });
-      for (const [name, v] of this.tombstones) if (v > since) changes.push({ name, deleted: true, updateTime: `t${v}`, version: String(v) });
+      // As the real server: since 0 asks for the live documents only, without the deletions.
+      if (since > 0) for (const [name, v] of this.tombstones) if (v > since) changes.push({ name, deleted: true, updateTime: `t${v}`, version: String(v) });
       if (changes.length > 0) return { reset: false, version: String(this.version), changes };
+      since = this.version; // nothing live: wait for what comes after now
       await new Promise<void>((resolve) => {
         this.waiting.push(resolve);
         if (signal.aborted) resolve();

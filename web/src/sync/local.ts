@@ -4,12 +4,17 @@
 import { Cache, type ReadDoc } from './cache';
 import type { SyncClient, SyncStatus } from './client';
 import { SyncError, messages } from './errors';
-import type { Write } from './writes';
+import { applyWrite, type LocalDoc, type Write } from './writes';
 
 export type LocalClient = Pick<SyncClient, 'write' | 'collection' | 'subscribe' | 'status' | 'terminate'>;
 
-export async function openLocal(name: string, channel?: (name: string) => BroadcastChannel | undefined): Promise<LocalClient> {
-  const cache = await Cache.open(name);
+export async function openLocal(
+  name: string,
+  channel?: (name: string) => BroadcastChannel | undefined,
+  /** A newer build needs the database: reload (under the reload guard). */
+  onNewerSchema?: () => void,
+): Promise<LocalClient> {
+  const cache = await Cache.open(name, { onBlocking: onNewerSchema });
   const ch = channel?.(`${name}:local`);
   const subscribers = new Set<() => void>();
   const notify = () => subscribers.forEach((fn) => fn());
@@ -39,6 +44,46 @@ export async function openLocal(name: string, channel?: (name: string) => Broadc
       terminated = true;
       ch?.close();
       cache.close();
+    },
+  };
+}
+
+/**
+ * A copy in memory, for this tab only, where IndexedDB is unavailable (some private modes):
+ * the history works until the tab closes, and the panel says it is not kept.
+ */
+export function openMemory(): LocalClient {
+  const docs = new Map<string, LocalDoc>();
+  const subscribers = new Set<() => void>();
+  let terminated = false;
+  const live = () => {
+    if (terminated) throw new SyncError('failed-precondition', messages.terminated);
+  };
+  const status: SyncStatus = { online: 'unknown', pending: 0 };
+  return {
+    async write(writes: Write[]) {
+      live();
+      for (const w of writes) {
+        const after = applyWrite(docs.get(w.path) ?? null, w);
+        if (after) docs.set(w.path, after);
+        else docs.delete(w.path);
+      }
+      subscribers.forEach((fn) => fn());
+    },
+    async collection(parent: string): Promise<ReadDoc[]> {
+      live();
+      return [...docs.values()]
+        .filter((d) => d.path.slice(0, d.path.lastIndexOf('/')) === parent)
+        .sort((a, b) => (a.path < b.path ? -1 : 1))
+        .map((d) => ({ ...structuredClone(d), fromCache: true, hasPendingWrites: false }));
+    },
+    subscribe(fn) {
+      subscribers.add(fn);
+      return () => subscribers.delete(fn);
+    },
+    status: () => status,
+    async terminate() {
+      terminated = true;
     },
   };
 }

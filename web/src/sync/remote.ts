@@ -1,7 +1,7 @@
 // The document API over fetch, for the engine: background calls, so no loading overlay and no
 // toast (the History panel shows the sync state instead). Errors become SyncErrors with the
 // API's code; no answer at all is `unavailable`; Retry-After is kept for the backoff.
-import type { CommitAnswer, ListenAnswer, Remote } from './engine';
+import type { CommitAnswer, ListenAnswer, Remote, RemoteDocument } from './engine';
 import { RetryableError } from './engine';
 import { SyncError, type SyncCode } from './errors';
 
@@ -34,6 +34,9 @@ export function createRemote(deps: RemoteDeps): Remote {
     }
     const body = (await res.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
     if (res.ok) return body as T;
+    // The XSRF cookie comes with any answer of the API, this one included: the first commit of
+    // a page that has not called the API yet goes again, rather than being undone.
+    if (body?.error?.code === 'xsrf') throw new RetryableError('aborted', body.error.message ?? 'XSRF cookie missing', 0);
     const code = (body?.error?.code ?? (res.status >= 500 ? 'unavailable' : 'invalid-argument')) as SyncCode;
     const message = body?.error?.message ?? `HTTP ${res.status}`;
     const retry = Number(res.headers.get('Retry-After'));
@@ -43,6 +46,11 @@ export function createRemote(deps: RemoteDeps): Remote {
   }
   return {
     commit: (body) => call<CommitAnswer>('/commit', { method: 'POST', body: JSON.stringify(body) }),
+    get: (path, signal) =>
+      call<RemoteDocument>(`/documents/${path}`, { method: 'GET', signal }).catch((e: unknown) => {
+        if (e instanceof SyncError && e.code === 'not-found') return null;
+        throw e;
+      }),
     listen: (since, timeout, signal) => call<ListenAnswer>(`/listen?since=${since}&timeout=${timeout}s`, { method: 'GET', signal }),
   };
 }
