@@ -4,66 +4,22 @@
 // the account; the dialog by keyboard, at 320 px and under axe; and proof that a visitor
 // without a token loads none of it.
 import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, hydrated, messages, namespaceMessages, site, test } from './fixtures';
+import { accountButton, closeDialog, dialog, openDialog, password, settle, signIn, signUp, uniqueEmail } from './accounts';
 import { decode, gradient, png } from './images';
 
 type AccountMessages = typeof import('../web/src/features/account/locales/en.json');
 const m = namespaceMessages<AccountMessages>('account', 'en');
 const en = messages('en');
-const password = 'correct horse battery';
-
-let serial = 0;
-/** An address no other test (or earlier run) uses. */
-const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${process.pid}-${++serial}@example.com`;
-
-const accountButton = (page: Page) => page.locator('header .account-button');
-const dialog = (page: Page) => page.locator('dialog.account-dialog');
 const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text });
 const storedToken = (page: Page) => page.evaluate(() => localStorage.getItem('token'));
 
 async function open(page: Page, path = '/') {
   await page.goto(path);
   await hydrated(page);
-}
-
-async function openDialog(page: Page): Promise<Locator> {
-  await accountButton(page).click();
-  await expect(dialog(page)).toBeVisible();
-  return dialog(page);
-}
-
-/** Leaves the dialog once the overlay has faded and no toast covers the page. */
-async function settle(page: Page) {
-  await expect(page.locator('.loading-overlay')).toHaveCount(0);
-}
-
-async function signUp(page: Page, email: string, displayName = ''): Promise<void> {
-  const d = await openDialog(page);
-  await d.locator('.account-switch button').click();
-  await expect(d.getByRole('heading', { name: m.signUp })).toBeVisible();
-  await d.getByLabel(m.email).fill(email);
-  await d.getByLabel(m.password, { exact: true }).fill(password);
-  if (displayName) await d.getByLabel(m.displayNameOptional).fill(displayName);
-  await d.getByRole('button', { name: m.signUp, exact: true }).click();
-  // Exactly "Account": the sign-up form's own heading, "Create account", contains the word, and
-  // matching it let the test move on before the account existed.
-  await expect(d.getByRole('heading', { name: m.title, exact: true })).toBeVisible();
-  await settle(page);
-}
-
-async function signIn(page: Page, email: string, pass = password): Promise<void> {
-  const d = await openDialog(page);
-  await d.getByLabel(m.email).fill(email);
-  await d.getByLabel(m.password, { exact: true }).fill(pass);
-  await d.getByRole('button', { name: m.signIn, exact: true }).click();
-}
-
-async function closeDialog(page: Page) {
-  await dialog(page).locator('.account-close').click();
-  await expect(dialog(page)).toHaveCount(0);
 }
 
 /** The signed-in visitor's profile, straight from the server. */
@@ -175,7 +131,8 @@ test('saves preferences that the calculators open with, and applies the theme', 
   await d.getByRole('button', { name: m.savePrefs }).click();
   await expect(toast(page, m.prefsSaved)).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  expect((await serverProfile(page)).profile.preferences).toEqual({
+  // Saved into the synced copy at once, then sent: the server has them moments later.
+  await expect.poll(async () => (await serverProfile(page)).profile.preferences).toEqual({
     theme: 'dark',
     language: 'en',
     tools: {
@@ -377,15 +334,18 @@ test.describe('page weight', () => {
     .filter((k) => k.startsWith('src/features/account/locales/'))
     .map(fileOf);
 
-  const requestsDuring = async (page: Page, action: () => Promise<void>) => {
+  /** The paths requested during action, until settled (by default, until the network is idle:
+   * not with a session, whose sync holds a long poll open). */
+  const requestsDuring = async (page: Page, action: () => Promise<void>, settled: () => Promise<unknown> = () => page.waitForLoadState('networkidle')) => {
     const urls: string[] = [];
     const record = (r: { url(): string }) => urls.push(new URL(r.url()).pathname);
     page.on('request', record);
     await action();
-    await page.waitForLoadState('networkidle');
+    await settled();
     page.off('request', record);
     return urls;
   };
+  const responseTo = (page: Page, path: string) => page.waitForResponse((r) => new URL(r.url()).pathname === path);
 
   test('a visitor without a token loads nothing of the account', async ({ page }) => {
     for (const path of ['/', '/jp/flip-image', '/area-calculator']) {
@@ -399,15 +359,20 @@ test.describe('page weight', () => {
     await signUp(page, uniqueEmail('weight'));
     // The runtime loads when the page is idle, which can come after the network first settles:
     // wait for the session check it makes.
-    const checked = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/auth/me');
-    let urls = await requestsDuring(page, async () => {
-      await open(page, '/faq');
-      await checked;
-    });
+    const checked = responseTo(page, '/api/v1/auth/me');
+    let urls = await requestsDuring(
+      page,
+      async () => {
+        await open(page, '/faq');
+        await checked;
+      },
+      () => page.waitForLoadState('load'),
+    );
     expect(urls).toContain(runtime);
     expect(urls).toContain('/api/v1/auth/me');
     expect(urls).not.toContain(dialogChunk);
-    urls = await requestsDuring(page, () => openDialog(page).then(() => undefined));
+    const dialogLoaded = responseTo(page, dialogChunk);
+    urls = await requestsDuring(page, () => openDialog(page).then(() => undefined), () => dialogLoaded);
     expect(urls).toContain(dialogChunk);
   });
 });

@@ -105,6 +105,23 @@ test('deletes with undo, clears after a confirmation, and keeps entries across a
   await expect(panel(page).getByRole('heading', { name: history('en').emptyTitle })).toBeVisible();
 });
 
+test('the badge counts up to 99, then says 99+', async ({ page }) => {
+  await open(page, '/area-calculator');
+  await page.evaluate(() => localStorage.setItem('handy:history:unseen', '98'));
+  await page.reload();
+  await hydrated(page);
+  await expect(badge(page)).toHaveText('98');
+  await computeRectangle(page, '1', '1');
+  await page.getByRole('button', { name: calc('en').saveToHistory }).click();
+  await expect(badge(page)).toHaveText('99');
+  await computeRectangle(page, '1', '2');
+  await page.getByRole('button', { name: calc('en').saveToHistory }).click();
+  await expect(badge(page)).toHaveText('99+');
+  await expect(historyButton(page)).toHaveAccessibleName(`${messages('en').nav.history} ${messages('en').nav.historyNew.replace('{{count}}', '100')}`);
+  await historyButton(page).click();
+  await expect(badge(page)).toHaveCount(0);
+});
+
 test('works from the keyboard alone and has no axe violations in either theme', async ({ page }) => {
   await open(page, '/speed-calculator');
   await page.locator('#speed-d').fill('100');

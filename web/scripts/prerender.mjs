@@ -99,4 +99,16 @@ if (over.length > 0) {
   for (const b of over) console.error(`over budget: ${b.path} ${kb(b.brotli)} > ${kb(budgetBytes)}`);
   process.exit(1);
 }
+
+// The sync code: what a signed-in visitor's history and preferences load on top of the page (the
+// history's runtime and the account's synced copy, with the data layer), loaded on first use.
+const syncBudgetBytes = 12 * 1024;
+const syncModules = ['src/features/history/runtime.ts', 'src/features/history/account.ts'];
+const syncFiles = [...new Set(syncModules.flatMap((k) => chunkFiles(k)))].filter((f) => !entryFiles.includes(f));
+const syncBrotli = syncFiles.reduce((n, f) => n + size(f, br), 0);
+console.log(`sync code: ${kb(syncBrotli)} brotli in ${syncFiles.length} chunks; budget ${kb(syncBudgetBytes)} brotli`);
+if (syncBrotli > syncBudgetBytes) {
+  console.error(`over budget: the sync code, ${kb(syncBrotli)} > ${kb(syncBudgetBytes)} (${syncFiles.join(', ')})`);
+  process.exit(1);
+}
 if (!existsSync(join(dist, 'favicon.ico'))) throw new Error('prerender: web/public/favicon.ico is missing');

@@ -7,11 +7,10 @@ import type { TFunction } from '../i18n/translator';
 import { overlay } from './overlay';
 import { toasts, type ToastType } from './toasts';
 
+import { readCookie, tokenKey, xsrfCookie, xsrfHeader } from './credentials';
+
+export { readCookie, tokenKey, xsrfCookie, xsrfHeader };
 export const apiBase = '/api/v1';
-/** The localStorage key of the sign-in token (named in the privacy policy). */
-export const tokenKey = 'token';
-export const xsrfCookie = 'XSRF-TOKEN';
-export const xsrfHeader = 'X-XSRF-TOKEN';
 
 /** The statuses that get a message (spec's error catalogue); others fail silently. */
 export const toastStatuses = [400, 401, 403, 404, 408, 500, 501, 502, 503, 504, 505] as const;
@@ -125,22 +124,6 @@ function parse(text: string): unknown {
   } catch {
     return text; // not JSON (a proxy's error page): kept as text for the caller
   }
-}
-
-/** Reads one cookie from `document.cookie`; undefined without a document (prerendering). */
-export function readCookie(name: string, source = typeof document === 'undefined' ? '' : document.cookie): string | undefined {
-  for (const part of source.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === name) {
-      const value = part.slice(eq + 1).trim();
-      try {
-        return decodeURIComponent(value);
-      } catch {
-        return value;
-      }
-    }
-  }
-  return undefined;
 }
 
 // The page's client. Its translator and sign-out come from the app once it has started

@@ -1,7 +1,8 @@
 // Signing in and creating an account: one form in two modes, so that switching keeps what was
 // typed. Mistakes are caught before sending where that is certain; the server's answer is
 // shown next to the field it concerns, and the form keeps its values.
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { historySession } from '../history/public';
 import { useTranslation } from '../../i18n/react';
 import type { Account } from './controller';
 import { checkCredentials, displayNameLength, fieldError, passwordLengths } from './logic/errors';
@@ -19,6 +20,17 @@ export function CredentialsForm({ account }: { account: Account }) {
   const [password, setPassword] = useState('');
   const [displayName, setDisplayName] = useState('');
   const [pending, setPending] = useState(false);
+  // Entries saved on this device before signing in: offered to the account (default yes).
+  const [deviceEntries, setDeviceEntries] = useState(0);
+  const [keepHistory, setKeepHistory] = useState(true);
+  useEffect(() => {
+    let live = true;
+    historySession.deviceEntries().then(
+      (n) => live && setDeviceEntries(n),
+      () => undefined, // no history here: nothing to offer
+    );
+    return () => void (live = false);
+  }, []);
   const errors = useFormErrors(['email', 'password', 'displayName', 'form']);
   const heading = useRef<HTMLHeadingElement>(null);
 
@@ -30,7 +42,8 @@ export function CredentialsForm({ account }: { account: Account }) {
     errors.clear();
     setPending(true);
     const c = { email: email.trim(), password };
-    const failure = await (mode === 'signIn' ? account.signIn(c) : account.signUp({ ...c, displayName: displayName.trim() }));
+    const keep = deviceEntries > 0 && keepHistory;
+    const failure = await (mode === 'signIn' ? account.signIn(c, keep) : account.signUp({ ...c, displayName: displayName.trim() }, keep));
     setPending(false); // after a success this form is gone: the dialog shows the account
     if (failure) errors.show([fieldError(failure)]);
   };
@@ -99,6 +112,15 @@ export function CredentialsForm({ account }: { account: Account }) {
             error={errors.message('displayName')}
             inputRef={errors.ref('displayName')}
           />
+        )}
+        {deviceEntries > 0 && (
+          <div className="account-check">
+            <input id="account-keep-history" type="checkbox" checked={keepHistory} onChange={(e) => setKeepHistory(e.target.checked)} aria-describedby="account-keep-history-hint" />
+            <label htmlFor="account-keep-history">{t('keepHistory')}</label>
+            <p id="account-keep-history-hint" className="field-hint">
+              {t('keepHistoryHint', { count: deviceEntries })}
+            </p>
+          </div>
         )}
         <FormError id="account-form-error" message={formMessage} />
         <div className="account-actions">

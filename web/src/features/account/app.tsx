@@ -16,6 +16,7 @@ import { LoadingOverlay } from '../../ui/LoadingOverlay';
 import { overlay } from '../../ui/overlay';
 import { Toasts } from '../../ui/Toasts';
 import { toasts } from '../../ui/toasts';
+import { historySession } from '../history/public';
 import { createAccountApi } from './api';
 import { createAccount, type Account } from './controller';
 import { session } from './session';
@@ -75,6 +76,16 @@ function start(i18n: I18n): Runtime {
     locale: () => i18n.language,
     retryAfterOf: (url) => retryAfter.get(url),
     download,
+    history: {
+      enter: (uid, keep) =>
+        historySession.enter(uid, {
+          keep,
+          onExpired: () => account.expired(),
+          onRejected: (reason) => void toasts.show(i18n.t('account:changeRejected', { reason }), { type: 'error' }),
+        }),
+      leave: (erase) => historySession.leave(erase),
+      userDocument: (uid) => historySession.userDocument(uid),
+    },
   });
   connectHttp({ t: i18n.t, onUnauthorized: () => account.signOutLocally() });
 
@@ -139,7 +150,9 @@ export function open(i18n: I18n): void {
 /** Confirms the stored token's session in the background (a page load with a token). */
 export async function resume(i18n: I18n): Promise<void> {
   void ensureNamespaces(i18n, ['account']);
-  await runtimeFor(i18n).account.resume();
+  const { account } = runtimeFor(i18n);
+  void account.followPreferences(); // from the synced copy at once, offline too
+  await account.resume();
 }
 
 /** Saves text as a file: a link to it, clicked without being put in the page. */

@@ -10,6 +10,7 @@ import { accountUser, failureOf, type AccountApi, type Credentials, type Failure
 import type { PrefsForm } from './logic/prefsForm';
 import { preferencesOf, readPreferences, themeOf } from './logic/savedPreferences';
 import { signedOut, type SessionStore } from './session';
+import type { UserDocument } from '../history/public';
 
 export interface AccountDeps {
   api: AccountApi;
@@ -26,6 +27,15 @@ export interface AccountDeps {
   retryAfterOf?: (url: string) => string | null | undefined;
   /** Saves a file on the visitor's device. */
   download: (name: string, text: string) => void;
+  /** The history: the account's synced copy while signed in. */
+  history: {
+    /** keep: the device-only history moves into the account. */
+    enter(uid: string, keep: boolean): Promise<void>;
+    /** erase: the account's copy leaves this device (not when a session merely expired). */
+    leave(erase: boolean): Promise<void>;
+    /** users/{uid} in the synced copy (any kept user's without uid); undefined without one. */
+    userDocument(uid?: string): Promise<UserDocument | undefined>;
+  };
 }
 
 /** The name the export is saved under (named in the privacy policy's sense: all of the account's data). */
@@ -47,11 +57,43 @@ export function createAccount(deps: AccountDeps) {
     session.themeApplied();
   };
 
-  function signOutLocally() {
+  // The preferences follow the synced copy of users/{uid}: changed on another device (or here,
+  // offline), they reach the pages without asking the server.
+  let unfollow = () => {};
+  let followed = '';
+  async function followPreferences(uid?: string) {
+    const doc = await deps.history.userDocument(uid);
+    if (!doc) return;
+    unfollow();
+    const apply = async () => {
+      const raw = (await doc.read()).preferences;
+      const json = JSON.stringify(raw ?? null);
+      if (raw === undefined || json === followed) return;
+      followed = json;
+      deps.setPreferences(readPreferences(raw));
+    };
+    unfollow = doc.subscribe(() => void apply().catch(() => undefined));
+    await apply();
+  }
+
+  /** erase: a sign-out or a deletion, so the account's data leaves this device; an expired
+   * session keeps its unsent changes for the same user's next sign-in. */
+  function signOutLocally(erase = false) {
+    unfollow();
+    unfollow = () => {};
+    followed = '';
     tokens.clear();
     session.set(signedOut);
     deps.setPreferences({});
+    void deps.history.leave(erase).catch((err: unknown) => console.warn('The history could not be closed:', err));
   }
+
+  /** The history follows the session; a failure there never stops the sign-in. */
+  const enterHistory = (uid: string, keep: boolean) =>
+    void deps.history
+      .enter(uid, keep)
+      .then(() => followPreferences(uid))
+      .catch((err: unknown) => console.warn('The account’s history could not be opened:', err));
 
   const signedIn = () => session.get().status === 'signed-in';
 
@@ -65,10 +107,11 @@ export function createAccount(deps: AccountDeps) {
     }
   }
 
-  async function enter(answer: Promise<Me & { token: string }>, message: (name: string) => string) {
+  async function enter(answer: Promise<Me & { token: string }>, message: (name: string) => string, keepHistory: boolean) {
     const me = await answer;
     tokens.set(me.token);
     show(me);
+    enterHistory(me.user.id, keepHistory);
     const theme = themeOf(readPreferences(me.profile.preferences));
     if (theme) applyTheme(theme); // a new device takes the account's theme
     deps.toast(message(me.profile.displayName || me.user.email), 'success');
@@ -93,16 +136,19 @@ export function createAccount(deps: AccountDeps) {
      */
     async resume(): Promise<boolean> {
       try {
-        show(await api.me());
+        const me = await api.me();
+        show(me);
+        enterHistory(me.user.id, false);
         return true;
       } catch {
         return false;
       }
     },
 
-    signIn: (c: Credentials) => attempt(() => enter(api.signIn({ ...c, locale: deps.locale() }), (name) => t('signedIn', { name }))),
+    signIn: (c: Credentials, keepHistory = true) =>
+      attempt(() => enter(api.signIn({ ...c, locale: deps.locale() }), (name) => t('signedIn', { name }), keepHistory)),
 
-    signUp: (c: Credentials) => attempt(() => enter(api.signUp({ ...c, locale: deps.locale() }), () => t('signedUp'))),
+    signUp: (c: Credentials, keepHistory = true) => attempt(() => enter(api.signUp({ ...c, locale: deps.locale() }), () => t('signedUp'), keepHistory)),
 
     async signOut() {
       try {
@@ -110,7 +156,7 @@ export function createAccount(deps: AccountDeps) {
       } catch {
         // the page's client has said what failed; this device signs out all the same
       }
-      signOutLocally();
+      signOutLocally(true);
       deps.toast(t('signedOut'), 'info');
     },
 
@@ -119,16 +165,31 @@ export function createAccount(deps: AccountDeps) {
         show(await api.update(patch));
       }),
 
+    /** Into the synced copy when this device keeps one (at once, offline too: sent when the
+     * server answers), else straight to the server. */
     savePreferences: (form: PrefsForm) =>
       attempt(async () => {
-        show(await api.update({ preferences: preferencesOf(form) }));
+        const preferences = preferencesOf(form);
+        const s = session.get();
+        const doc = s.status === 'signed-in' ? await deps.history.userDocument(s.user.id) : undefined;
+        if (doc) {
+          await doc.set('preferences', preferences);
+          followed = JSON.stringify(preferences);
+          deps.setPreferences(readPreferences(preferences));
+        } else {
+          show(await api.update({ preferences }));
+        }
         applyTheme(form.theme);
       }),
+
+    /** A stored session, before the server confirms it (offline perhaps): the preferences the
+     * synced copy holds. */
+    followPreferences: () => followPreferences().catch((err: unknown) => console.warn('The synced preferences could not be read:', err)),
 
     deleteAccount: (password: string) =>
       attempt(async () => {
         await api.remove(password);
-        signOutLocally();
+        signOutLocally(true);
         deps.toast(t('deleted'), 'success');
       }),
 

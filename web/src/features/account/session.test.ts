@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { tokenKey as httpTokenKey } from '../../ui/http';
-import { createSessionStore, hasStoredToken, initialOf, shownName, signedOut, tokenKey, type AccountUser } from './session';
+import { createSessionStore, hasStoredToken, initialOf, shownName, signedOut, type AccountUser } from './session';
 
 const ada: AccountUser = { id: 'u1', email: 'ada@example.com', displayName: '', avatar: null };
 
@@ -31,10 +30,6 @@ describe('session store', () => {
 });
 
 describe('stored token', () => {
-  it("uses the HTTP client's key", () => {
-    expect(tokenKey).toBe(httpTokenKey);
-  });
-
   it('is there only when the key holds a token, and storage that refuses holds none', () => {
     const store = (value: string | null) => () => ({ getItem: (k: string) => (k === 'token' ? value : null) });
     expect(hasStoredToken(store('abc'))).toBe(true);

@@ -1,6 +1,7 @@
 // Who is signed in, as the header shows it. This module is in every page's bundle, so it stays
 // tiny: the account chunk (loaded on demand) does the talking to the server and fills it in.
 import { createStore, useStore } from '../../lib/store';
+import { storedToken } from '../../ui/credentials';
 
 /** What the header and the dialog show of a signed-in visitor. */
 export interface AccountUser {
@@ -18,12 +19,6 @@ export type Session =
   | { status: 'signed-in'; user: AccountUser };
 
 export const signedOut: Session = { status: 'signed-out' };
-
-/**
- * The localStorage key of the sign-in token: ui/http.ts's `tokenKey`, repeated here so that
- * the HTTP client stays out of the page bundle (session.test.ts checks that they agree).
- */
-export const tokenKey = 'token';
 
 export type SessionStore = ReturnType<typeof createSessionStore>;
 
@@ -55,13 +50,7 @@ export function useThemeRevision(store: SessionStore = session): number {
 }
 
 /** Whether a sign-in token is stored; false when storage is unavailable. */
-export function hasStoredToken(storage: () => Pick<Storage, 'getItem'> | undefined = () => globalThis.localStorage): boolean {
-  try {
-    return !!storage()?.getItem(tokenKey);
-  } catch {
-    return false;
-  }
-}
+export const hasStoredToken = (storage?: () => Pick<Storage, 'getItem'> | undefined): boolean => storedToken(storage) !== undefined;
 
 /** The name to show: the display name, else the email address. */
 export function shownName(user: AccountUser): string {

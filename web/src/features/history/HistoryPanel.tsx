@@ -6,6 +6,7 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from '../../i18n/react';
 import { localeOf, pagePath, type PageName } from '../../lib/site';
 import { filterEntries, groupByDay, tools, type HistoryEntry, type Tool } from './logic/entries';
+import type { SyncStatus } from '../../sync/client';
 import type { HistoryStore } from './store';
 import '../../ui/modal.css';
 import { useModal } from '../../ui/useModal';
@@ -24,6 +25,7 @@ export function HistoryPanel({ store, onClose }: Props) {
   const { t, i18n } = useTranslation('history');
   const ref = useModal();
   const [entries, setEntries] = useState<HistoryEntry[]>();
+  const [status, setStatus] = useState(store.status());
   const [tool, setTool] = useState<Tool | 'all'>('all');
   const [search, setSearch] = useState('');
   const [notice, setNotice] = useState<Notice>();
@@ -32,7 +34,12 @@ export function HistoryPanel({ store, onClose }: Props) {
 
   useEffect(() => {
     let live = true;
-    const load = () => void store.entries().then((e) => live && setEntries(e));
+    const load = () =>
+      void store.entries().then((e) => {
+        if (!live) return;
+        setEntries(e);
+        setStatus(store.status());
+      });
     load();
     const stop = store.subscribe(load);
     return () => {
@@ -68,7 +75,8 @@ export function HistoryPanel({ store, onClose }: Props) {
           <span aria-hidden="true">×</span>
         </button>
       </header>
-      <p className="history-where">{t('deviceOnly')}</p>
+      <p className="history-where">{t(store.where === 'account' ? 'accountWide' : store.where === 'memory' ? 'memoryOnly' : 'deviceOnly')}</p>
+      {store.where === 'account' && <SyncState online={status.online} pending={status.pending} />}
 
       {entries && entries.length > 0 && (
         <div className="history-controls">
@@ -154,5 +162,18 @@ export function HistoryPanel({ store, onClose }: Props) {
         </footer>
       )}
     </dialog>
+  );
+}
+
+/** The account's sync state, as a status line: screen readers hear it change. */
+function SyncState({ online, pending }: SyncStatus) {
+  const { t } = useTranslation('history');
+  const state = online === 'online' ? (pending > 0 ? 'sending' : 'online') : online === 'offline' ? 'offline' : 'connecting';
+  return (
+    <p className={`history-sync sync-${state}`} role="status">
+      <span className="history-sync-dot" aria-hidden="true" />
+      {t(state)}
+      {pending > 0 && <span className="history-pending">{t('pending', { count: pending })}</span>}
+    </p>
   );
 }

@@ -6,16 +6,17 @@ import { I18nProvider } from '../../i18n/react';
 import type { I18n } from '../../i18n/translator';
 import { createStore, useStore } from '../../lib/store';
 import { HistoryPanel } from './HistoryPanel';
-import { history } from './runtime';
-import type { HistoryStore } from './store';
+import { current, history } from './runtime';
 import { resetUnseen } from './unseen';
 
-const panel = createStore<{ store?: HistoryStore; open: boolean }>({ open: false });
+const panel = createStore({ open: false });
 let mounted = false;
 
+// The panel shows whichever history is in use: signing in or out while it is open switches it.
 function HistoryApp() {
-  const { store, open } = useStore(panel);
-  return store && open ? <HistoryPanel store={store} onClose={() => panel.set((s) => ({ ...s, open: false }))} /> : null;
+  const { open } = useStore(panel);
+  const store = useStore(current);
+  return store && open ? <HistoryPanel key={store.where + store.owner} store={store} onClose={() => panel.set({ open: false })} /> : null;
 }
 
 function mount(i18n: I18n) {
@@ -35,8 +36,8 @@ function mount(i18n: I18n) {
 
 /** Opens the panel; the badge starts again from zero. */
 export async function open(i18n: I18n): Promise<void> {
-  const [store] = await Promise.all([history(), ensureNamespaces(i18n, ['history'])]);
+  await Promise.all([history(), ensureNamespaces(i18n, ['history'])]);
   mount(i18n);
   resetUnseen();
-  panel.set({ store, open: true });
+  panel.set({ open: true });
 }

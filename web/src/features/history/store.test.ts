@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openClient } from '../../sync/client';
 import { FakeServer } from '../../sync/fakeServer';
-import { openLocal, type LocalClient } from '../../sync/local';
+import { openLocal, openMemory, type LocalClient } from '../../sync/local';
 import type { HistoryEntry } from './logic/entries';
 import { historyStore, moveIntoAccount } from './store';
 
@@ -21,7 +21,7 @@ const entry = (id: string, at: number, title = id): HistoryEntry => ({ id, tool:
 
 describe('historyStore', () => {
   it('saves newest first, not twice in a row, removes with undo, and clears', async () => {
-    const s = historyStore(await local());
+    const s = historyStore(await local(), 'device');
     expect(await s.save(entry('a', 1))).toBe(true);
     expect(await s.save(entry('b', 2))).toBe(true);
     expect(await s.save(entry('c', 3, 'b'))).toBe(false); // the same inputs as the newest
@@ -39,18 +39,18 @@ describe('historyStore', () => {
     const name = `history-test-${++n}`;
     const [one, two] = [await openLocal(name, (c) => new BroadcastChannel(c)), await openLocal(name, (c) => new BroadcastChannel(c))];
     open.push(one, two);
-    const heard = new Promise<void>((resolve) => historyStore(two).subscribe(resolve));
-    await historyStore(one).save(entry('a', 1));
+    const heard = new Promise<void>((resolve) => historyStore(two, 'device').subscribe(resolve));
+    await historyStore(one, 'device').save(entry('a', 1));
     await heard;
-    expect((await historyStore(two).entries()).map((e) => e.id)).toEqual(['a']);
+    expect((await historyStore(two, 'device').entries()).map((e) => e.id)).toEqual(['a']);
   });
 
   it('moves the device-only history into the account at sign-in, in batches of 500', async () => {
-    const device = historyStore(await local());
+    const device = historyStore(await local(), 'device');
     await device.restore(Array.from({ length: 1203 }, (_, i) => entry(`e${i}`, i)));
     const server = new FakeServer();
     const client = await openClient({ name: `history-account-${++n}`, remote: server });
-    const account = historyStore(client, 'u1');
+    const account = historyStore(client, 'account', 'u1');
     expect(await moveIntoAccount(device, account)).toBe(1203);
     expect(await device.entries()).toEqual([]);
     expect(await account.entries()).toHaveLength(1203);
@@ -58,5 +58,15 @@ describe('historyStore', () => {
     expect(server.docs.size).toBe(1203);
     expect([...server.docs.keys()].every((p) => p.startsWith('users/u1/history/'))).toBe(true);
     await client.terminate();
+  });
+
+  it('works from memory where IndexedDB is unavailable', async () => {
+    const s = historyStore(openMemory(), 'memory');
+    const heard = new Promise<void>((resolve) => s.subscribe(resolve));
+    await s.save(entry('a', 1));
+    await heard;
+    expect((await s.entries()).map((e) => e.id)).toEqual(['a']);
+    await s.close();
+    await expect(s.entries()).rejects.toThrow('The client has already been terminated.');
   });
 });

@@ -1,5 +1,6 @@
 // The history over the data layer: the anonymous visitor's device-only copy, or the signed-in
 // account's synced users/{uid}/history. Both are the same documents; only the client differs.
+import type { SyncStatus } from '../../sync/client';
 import type { LocalClient } from '../../sync/local';
 import { entryFields, entryOf, entryPath, historyCollection, localOwner } from './logic/documents';
 import { newestFirst, repeatsNewest, type HistoryEntry } from './logic/entries';
@@ -7,7 +8,15 @@ import { newestFirst, repeatsNewest, type HistoryEntry } from './logic/entries';
 /** The commit limit: clearing or moving a long history goes in batches of this many. */
 const batchSize = 500;
 
+/** Where the entries are kept: this browser, the account (synced), or this tab's memory only. */
+export type Where = 'device' | 'account' | 'memory';
+
 export interface HistoryStore {
+  where: Where;
+  /** The user whose history it is ("local" for the device's). */
+  owner: string;
+  /** The sync state: online or not, and how many changes wait to be sent (account only). */
+  status(): SyncStatus;
   /** Newest first. */
   entries(): Promise<HistoryEntry[]>;
   /** Saves e, unless it repeats the newest entry; says whether it saved. */
@@ -16,10 +25,13 @@ export interface HistoryStore {
   /** Puts back entries removed (undo). */
   restore(entries: HistoryEntry[]): Promise<void>;
   clear(): Promise<void>;
+  /** Calls fn after every change to the entries or to the status. */
   subscribe(fn: () => void): () => void;
+  /** Closes the data underneath; the store cannot be used afterwards. */
+  close(): Promise<void>;
 }
 
-export function historyStore(client: LocalClient, uid: string = localOwner): HistoryStore {
+export function historyStore(client: LocalClient, where: Where, uid: string = localOwner): HistoryStore {
   const entries = async () => {
     const docs = await client.collection(historyCollection(uid));
     return newestFirst(docs.flatMap((d) => entryOf(d.path, d.fields) ?? []));
@@ -30,6 +42,9 @@ export function historyStore(client: LocalClient, uid: string = localOwner): His
     }
   };
   return {
+    where,
+    owner: uid,
+    status: () => client.status(),
     entries,
     async save(e) {
       if (repeatsNewest(await entries(), e)) return false;
@@ -45,6 +60,7 @@ export function historyStore(client: LocalClient, uid: string = localOwner): His
       }
     },
     subscribe: (fn) => client.subscribe(fn),
+    close: () => client.terminate(),
   };
 }
 

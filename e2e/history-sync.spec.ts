@@ -1,0 +1,186 @@
+// A signed-in visitor's history, synced through the real server between devices (browser
+// contexts) and tabs: the device's history kept at sign-up, a save on one device shown on the
+// other, three saves while the API is unreachable that survive a reload and go out on their own
+// once it answers, two tabs of one device, and a sign-out (or a deletion) that leaves nothing of
+// the account in IndexedDB; preferences changed while the API is unreachable, kept across a
+// reload and then sent to the other device.
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { closeDialog, dialog, openDialog, password, settle, signIn, signUp, uniqueEmail } from './accounts';
+import { expect, hydrated, messages, namespaceMessages, test } from './fixtures';
+
+type HistoryMessages = typeof import('../web/src/features/history/locales/en.json');
+type CalcMessages = typeof import('../web/src/calculator/locales/en.json');
+type AccountMessages = typeof import('../web/src/features/account/locales/en.json');
+const h = namespaceMessages<HistoryMessages>('history', 'en');
+const calc = namespaceMessages<CalcMessages>('calculator', 'en');
+const m = namespaceMessages<AccountMessages>('account', 'en');
+
+const panel = (page: Page) => page.locator('dialog.history-dialog');
+const entries = (page: Page) => panel(page).locator('.history-entry');
+
+async function open(page: Page, path = '/area-calculator') {
+  await page.goto(path);
+  await hydrated(page);
+}
+
+/** Saves a rectangle's area from the area calculator on screen. */
+async function save(page: Page, l: string, w: string) {
+  await page.locator('#area-l').fill(l);
+  await page.locator('#area-w').fill(w);
+  await expect(page.locator('.result-main output')).not.toBeEmpty();
+  await page.getByRole('button', { name: calc.saveToHistory }).click();
+  await expect(page.locator('.action-status')).toHaveText(calc.saved);
+}
+
+async function openPanel(page: Page) {
+  await page.locator('header').getByRole('button', { name: messages('en').nav.history }).click();
+  await expect(panel(page)).toBeVisible();
+}
+
+async function closePanel(page: Page) {
+  await page.keyboard.press('Escape');
+  await expect(panel(page)).toBeHidden();
+}
+
+/** A second device: a context of its own (its own IndexedDB), signed in to the same account. */
+async function secondDevice(browser: Browser, email: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await open(page);
+  await signIn(page, email);
+  await expect(dialog(page).getByRole('heading', { name: m.title, exact: true })).toBeVisible();
+  await settle(page);
+  await closeDialog(page);
+  return { context, page };
+}
+
+const databases = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
+
+test('keeps the device’s history at sign-up, and shows a save on one device on the other', async ({ page, browser }) => {
+  await open(page);
+  await save(page, '2', '3');
+  await save(page, '4', '5');
+  const email = uniqueEmail('sync');
+  const d = await openDialog(page);
+  await d.locator('.account-switch button').click();
+  const keep = d.getByLabel(m.keepHistory);
+  await expect(keep).toBeChecked(); // the offer, default yes
+  await expect(d.locator('#account-keep-history-hint')).toHaveText(m.keepHistoryHint.replace('{{count}}', '2'));
+  await d.getByLabel(m.email).fill(email);
+  await d.getByLabel(m.password, { exact: true }).fill(password);
+  await d.getByRole('button', { name: m.signUp, exact: true }).click();
+  await expect(d.getByRole('heading', { name: m.title, exact: true })).toBeVisible();
+  await settle(page);
+  await closeDialog(page);
+
+  await openPanel(page);
+  await expect(panel(page)).toContainText(h.accountWide);
+  await expect(entries(page)).toHaveCount(2);
+  await expect(panel(page).locator('.history-sync')).toHaveText(h.online);
+  await closePanel(page);
+
+  const b = await secondDevice(browser, email);
+  await openPanel(b.page);
+  await expect(entries(b.page)).toHaveCount(2);
+  await save(page, '6', '7');
+  await expect(entries(b.page)).toHaveCount(3);
+  await expect(entries(b.page).first()).toContainText('42');
+  await b.context.close();
+});
+
+test('saves while the API is unreachable survive a reload, are counted, and go out on their own', async ({ page, context, browser }) => {
+  const email = uniqueEmail('offline');
+  await open(page);
+  await signUp(page, email);
+  await closeDialog(page);
+  const b = await secondDevice(browser, email);
+  await openPanel(b.page);
+  await expect(entries(b.page)).toHaveCount(0);
+
+  await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
+  for (const [l, w] of [['1', '1'], ['2', '2'], ['3', '3']]) await save(page, l, w);
+  await page.reload();
+  await hydrated(page);
+  await openPanel(page);
+  await expect(entries(page)).toHaveCount(3);
+  await expect(panel(page).locator('.history-sync')).toContainText(h.offline);
+  await expect(panel(page).locator('.history-pending')).toHaveText(h.pending.replace('{{count}}', '3'));
+  expect(await b.page.locator('dialog.history-dialog .history-entry').count()).toBe(0);
+
+  await page.unroute('**/api/**');
+  // The connection comes back: the browser says so, and the sync goes at once.
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await expect(panel(page).locator('.history-sync')).toHaveText(h.online);
+  await expect(entries(b.page)).toHaveCount(3);
+  await b.context.close();
+});
+
+test('two tabs of one device show each other’s saves', async ({ page, context }) => {
+  await open(page);
+  await signUp(page, uniqueEmail('tabs'));
+  await closeDialog(page);
+  const other = await context.newPage();
+  await open(other);
+  await openPanel(other);
+  await expect(other.locator('.history-where')).toHaveText(h.accountWide);
+  await save(page, '8', '9');
+  await expect(entries(other)).toHaveCount(1);
+  await expect(entries(other).first()).toContainText('72');
+});
+
+test('signing out, or deleting the account, leaves nothing of it in IndexedDB', async ({ page }) => {
+  await open(page);
+  await save(page, '1', '2'); // the device's own history, which comes back after
+  await signUp(page, uniqueEmail('leave'));
+  await closeDialog(page);
+  await save(page, '3', '4');
+  await expect.poll(() => databases(page)).toContain('handy');
+
+  const d = await openDialog(page);
+  await d.getByRole('button', { name: m.signOut }).click();
+  await expect.poll(() => databases(page)).not.toContain('handy');
+  await openPanel(page);
+  await expect(panel(page).locator('.history-where')).toHaveText(h.deviceOnly);
+  await expect(entries(page)).toHaveCount(0); // the device's entry went into the account
+  await closePanel(page);
+
+  // Deleting: the account's copy goes the same way.
+  const email = uniqueEmail('erase');
+  await signUp(page, email);
+  await closeDialog(page);
+  await save(page, '5', '6');
+  await expect.poll(() => databases(page)).toContain('handy');
+  const data = await openDialog(page);
+  await data.getByRole('tab', { name: m.tabs.data }).click();
+  await data.locator('#account-delete-password').fill(password);
+  await data.getByRole('button', { name: m.delete, exact: true }).click();
+  await data.getByRole('button', { name: m.confirmYes }).click();
+  await expect(dialog(page)).toHaveCount(0);
+  await expect.poll(() => databases(page)).not.toContain('handy');
+});
+
+test('preferences changed while the API is unreachable are kept across a reload and reach the other device', async ({ page, context, browser }) => {
+  const email = uniqueEmail('prefs-offline');
+  await open(page);
+  await signUp(page, email);
+  await closeDialog(page);
+  const b = await secondDevice(browser, email);
+
+  await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
+  const d = await openDialog(page);
+  await d.getByRole('tab', { name: m.tabs.preferences }).click();
+  await d.locator('#account-area-unit').selectOption('cm');
+  await d.getByRole('button', { name: m.savePrefs }).click();
+  await expect(page.locator('.toast', { hasText: m.prefsSaved })).toBeVisible();
+  await closeDialog(page);
+  await open(page); // a reload, the API still unreachable: the copy has them
+  await expect(page.locator('#area-unit')).toHaveValue('cm');
+
+  await page.unroute('**/api/**');
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await open(b.page); // device B follows its own copy, which the listen keeps current
+  await expect(b.page.locator('#area-unit')).toHaveValue('cm');
+  await b.context.close();
+});
