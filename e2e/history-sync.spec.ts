@@ -54,6 +54,25 @@ async function secondDevice(browser: Browser, email: string): Promise<{ context:
   return { context, page };
 }
 
+/** A new account, signed up on page (device A) and signed in on a second device (B). */
+async function twoDevices(page: Page, browser: Browser, tag: string) {
+  const email = uniqueEmail(tag);
+  await open(page);
+  await signUp(page, email);
+  await closeDialog(page);
+  return secondDevice(browser, email);
+}
+
+/** Makes the API unreachable from page, as when the network drops. */
+const cutOff = (page: Page) => page.route('**/api/**', (route) => route.abort('internetdisconnected'));
+
+/** Makes it reachable again, and the browser says it is back online (its online event). */
+async function reconnect(page: Page, context: BrowserContext) {
+  await page.unroute('**/api/**');
+  await context.setOffline(true);
+  await context.setOffline(false);
+}
+
 const databases = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
 
 test('keeps the device’s history at sign-up, and shows a save on one device on the other', async ({ page, browser }) => {
@@ -89,15 +108,11 @@ test('keeps the device’s history at sign-up, and shows a save on one device on
 });
 
 test('saves while the API is unreachable survive a reload, are counted, and go out on their own', async ({ page, context, browser }) => {
-  const email = uniqueEmail('offline');
-  await open(page);
-  await signUp(page, email);
-  await closeDialog(page);
-  const b = await secondDevice(browser, email);
+  const b = await twoDevices(page, browser, 'offline');
   await openPanel(b.page);
   await expect(entries(b.page)).toHaveCount(0);
 
-  await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
+  await cutOff(page);
   for (const [l, w] of [['1', '1'], ['2', '2'], ['3', '3']]) await save(page, l, w);
   await page.reload();
   await hydrated(page);
@@ -107,10 +122,7 @@ test('saves while the API is unreachable survive a reload, are counted, and go o
   await expect(panel(page).locator('.history-pending')).toHaveText(h.pending.replace('{{count}}', '3'));
   expect(await b.page.locator('dialog.history-dialog .history-entry').count()).toBe(0);
 
-  await page.unroute('**/api/**');
-  // The connection comes back: the browser says so, and the sync goes at once.
-  await context.setOffline(true);
-  await context.setOffline(false);
+  await reconnect(page, context); // the sync goes at once, without waiting out its backoff
   await expect(panel(page).locator('.history-sync')).toHaveText(h.online);
   await expect(entries(b.page)).toHaveCount(3);
   await b.context.close();
@@ -161,13 +173,9 @@ test('signing out, or deleting the account, leaves nothing of it in IndexedDB', 
 });
 
 test('preferences changed while the API is unreachable are kept across a reload and reach the other device', async ({ page, context, browser }) => {
-  const email = uniqueEmail('prefs-offline');
-  await open(page);
-  await signUp(page, email);
-  await closeDialog(page);
-  const b = await secondDevice(browser, email);
+  const b = await twoDevices(page, browser, 'prefs-offline');
 
-  await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
+  await cutOff(page);
   const d = await openDialog(page);
   await d.getByRole('tab', { name: m.tabs.preferences }).click();
   await d.locator('#account-area-unit').selectOption('cm');
@@ -177,9 +185,7 @@ test('preferences changed while the API is unreachable are kept across a reload 
   await open(page); // a reload, the API still unreachable: the copy has them
   await expect(page.locator('#area-unit')).toHaveValue('cm');
 
-  await page.unroute('**/api/**');
-  await context.setOffline(true);
-  await context.setOffline(false);
+  await reconnect(page, context);
   await open(b.page); // device B follows its own copy, which the listen keeps current
   await expect(b.page.locator('#area-unit')).toHaveValue('cm');
   await b.context.close();

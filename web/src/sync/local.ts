@@ -8,17 +8,18 @@ import { applyWrite, type LocalDoc, type Write } from './writes';
 
 export type LocalClient = Pick<SyncClient, 'write' | 'collection' | 'subscribe' | 'status' | 'terminate'>;
 
-export async function openLocal(
-  name: string,
-  channel?: (name: string) => BroadcastChannel | undefined,
-  /** A newer build needs the database: reload (under the reload guard). */
-  onNewerSchema?: () => void,
-): Promise<LocalClient> {
-  const cache = await Cache.open(name, { onBlocking: onNewerSchema });
-  const ch = channel?.(`${name}:local`);
+/** Where a device-only copy is kept: IndexedDB, or this tab's memory. */
+interface Keeper {
+  write(writes: Write[]): Promise<void>;
+  collection(parent: string): Promise<ReadDoc[]>;
+  close(): void;
+}
+
+/** The client's interface over a keeper; other tabs hear of each change over channel. */
+function localClient(keeper: Keeper, channel?: BroadcastChannel): LocalClient {
   const subscribers = new Set<() => void>();
   const notify = () => subscribers.forEach((fn) => fn());
-  ch?.addEventListener('message', notify);
+  channel?.addEventListener('message', notify);
   let terminated = false;
   const live = () => {
     if (terminated) throw new SyncError('failed-precondition', messages.terminated);
@@ -27,13 +28,13 @@ export async function openLocal(
   return {
     async write(writes: Write[]) {
       live();
-      await cache.writeLocal(writes);
+      await keeper.write(writes);
       notify();
-      ch?.postMessage('changed');
+      channel?.postMessage('changed');
     },
     async collection(parent: string): Promise<ReadDoc[]> {
       live();
-      return cache.collection(parent);
+      return keeper.collection(parent);
     },
     subscribe(fn) {
       subscribers.add(fn);
@@ -42,10 +43,20 @@ export async function openLocal(
     status: () => status,
     async terminate() {
       terminated = true;
-      ch?.close();
-      cache.close();
+      channel?.close();
+      keeper.close();
     },
   };
+}
+
+export async function openLocal(
+  name: string,
+  channel?: (name: string) => BroadcastChannel | undefined,
+  /** A newer build needs the database: reload (under the reload guard). */
+  onNewerSchema?: () => void,
+): Promise<LocalClient> {
+  const cache = await Cache.open(name, { onBlocking: onNewerSchema });
+  return localClient({ write: (w) => cache.writeLocal(w), collection: (p) => cache.collection(p), close: () => cache.close() }, channel?.(`${name}:local`));
 }
 
 /**
@@ -54,36 +65,20 @@ export async function openLocal(
  */
 export function openMemory(): LocalClient {
   const docs = new Map<string, LocalDoc>();
-  const subscribers = new Set<() => void>();
-  let terminated = false;
-  const live = () => {
-    if (terminated) throw new SyncError('failed-precondition', messages.terminated);
-  };
-  const status: SyncStatus = { online: 'unknown', pending: 0 };
-  return {
-    async write(writes: Write[]) {
-      live();
+  return localClient({
+    async write(writes) {
       for (const w of writes) {
         const after = applyWrite(docs.get(w.path) ?? null, w);
         if (after) docs.set(w.path, after);
         else docs.delete(w.path);
       }
-      subscribers.forEach((fn) => fn());
     },
-    async collection(parent: string): Promise<ReadDoc[]> {
-      live();
+    async collection(parent) {
       return [...docs.values()]
         .filter((d) => d.path.slice(0, d.path.lastIndexOf('/')) === parent)
         .sort((a, b) => (a.path < b.path ? -1 : 1))
         .map((d) => ({ ...structuredClone(d), fromCache: true, hasPendingWrites: false }));
     },
-    subscribe(fn) {
-      subscribers.add(fn);
-      return () => subscribers.delete(fn);
-    },
-    status: () => status,
-    async terminate() {
-      terminated = true;
-    },
-  };
+    close() {},
+  });
 }
