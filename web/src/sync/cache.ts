@@ -44,7 +44,8 @@ export interface Limbo {
 
 /** A document as read: with whether it came from the cache and whether writes are pending. */
 export interface ReadDoc extends LocalDoc {
-  fromCache: true;
+  /** From the local copy (true), or straight from the server. */
+  fromCache: boolean;
   hasPendingWrites: boolean;
 }
 

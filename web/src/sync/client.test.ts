@@ -87,7 +87,11 @@ describe('openClient', () => {
     const { tabs: [a] } = await tabs(1, server);
     await until(() => a.status().online === 'offline');
     await expect(a.get(h('x'), { source: 'server' })).rejects.toThrow(messages.offlineRead);
-    expect(await a.get(h('x'))).toBeNull();
+    server.listenDown = false;
+    await server.commit({ writes: [{ update: { name: h('x'), fields: toFields({ n: 1 }) } }], clientId: 'other', batchId: 1 });
+    await until(() => a.status().online === 'online');
+    expect(await a.get(h('x'), { source: 'server' })).toMatchObject({ path: h('x'), fromCache: false, hasPendingWrites: false });
+    await until(async () => (await a.get(h('x')))?.fromCache === true);
     await a.terminate();
     await expect(a.collection('users/u1/history')).rejects.toThrow(messages.terminated);
     await expect(a.write([])).rejects.toThrow('The client has already been terminated.');

@@ -4,7 +4,7 @@
 // a time (the holder of a Web Lock) runs the engine, and tells the others over a
 // BroadcastChannel. A tab that dies frees the lock, so there is no lease to expire.
 import { Cache, type Batch, type ReadDoc } from './cache';
-import { Engine, type EngineDeps, type OnlineState, type Remote } from './engine';
+import { Engine, type EngineDeps, type OnlineState, type Remote, type RemoteDocument } from './engine';
 import { SyncError, messages } from './errors';
 import { CACHE_UNLIMITED, validateSettings, type Settings } from './settings';
 import type { Write } from './writes';
@@ -44,7 +44,8 @@ type Message = { type: 'changed' } | { type: 'written' } | { type: 'online'; onl
 
 export interface SyncClient {
   write(writes: Write[]): Promise<void>;
-  /** One document; source "server" fails while offline instead of answering from the copy. */
+  /** One document: from the copy with the pending writes on top (fromCache), or with source
+   * "server" from the server (not fromCache), which fails offline instead of using the copy. */
   get(path: string, options?: { source?: 'default' | 'server' }): Promise<ReadDoc | null>;
   collection(parent: string): Promise<ReadDoc[]>;
   /** Calls fn after every change to the copy or the status; returns the unsubscribe. */
@@ -138,8 +139,16 @@ export async function openClient(deps: ClientDeps): Promise<SyncClient> {
     },
     async get(path, options) {
       live();
-      if (options?.source === 'server' && status.online === 'offline') throw new SyncError('unavailable', messages.offlineRead);
-      return cache.get(path);
+      if (options?.source !== 'server') return cache.get(path);
+      // From the server itself, marked so: it fails rather than answer from the copy.
+      if (status.online === 'offline') throw new SyncError('unavailable', messages.offlineRead);
+      let doc: RemoteDocument | null;
+      try {
+        doc = await deps.remote.get(path, stop.signal);
+      } catch (e) {
+        throw e instanceof SyncError && e.code !== 'unavailable' ? e : new SyncError('unavailable', messages.offlineRead);
+      }
+      return doc && { path, fields: doc.fields ?? {}, fromCache: false, hasPendingWrites: false };
     },
     async collection(parent) {
       live();
