@@ -4,6 +4,7 @@
 // once it answers, two tabs of one device, and a sign-out (or a deletion) that leaves nothing of
 // the account in IndexedDB; preferences changed while the API is unreachable, kept across a
 // reload and then sent to the other device.
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { closeDialog, dialog, openDialog, password, settle, signIn, signUp, uniqueEmail } from './accounts';
 import { expect, hydrated, messages, namespaceMessages, test } from './fixtures';
@@ -96,6 +97,11 @@ test('keeps the device’s history at sign-up, and shows a save on one device on
   await expect(panel(page)).toContainText(h.accountWide);
   await expect(entries(page)).toHaveCount(2);
   await expect(panel(page).locator('.history-sync')).toHaveText(h.online);
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const axe = await new AxeBuilder({ page }).include('dialog.history-dialog').analyze();
+    expect(axe.violations.map((v) => `${colorScheme}: ${v.id}`)).toEqual([]);
+  }
   await closePanel(page);
 
   const b = await secondDevice(browser, email);

@@ -105,6 +105,25 @@ test('deletes with undo, clears after a confirmation, and keeps entries across a
   await expect(panel(page).getByRole('heading', { name: history('en').emptyTitle })).toBeVisible();
 });
 
+test('works from memory, and says so, where the browser refuses IndexedDB', async ({ page, consoleErrors }) => {
+  await page.addInitScript(() => {
+    indexedDB.open = () => {
+      throw new DOMException('The user denied permission to access the database.', 'SecurityError');
+    };
+  });
+  const warnings: string[] = [];
+  page.on('console', (m) => void (m.type() === 'warning' && warnings.push(m.text())));
+  await open(page, '/area-calculator');
+  await computeRectangle(page, '2', '2');
+  await page.getByRole('button', { name: calc('en').saveToHistory }).click();
+  await expect(page.locator('.action-status')).toHaveText(calc('en').saved);
+  await historyButton(page).click();
+  await expect(panel(page).locator('.history-where')).toHaveText(history('en').memoryOnly);
+  await expect(panel(page).locator('.history-entry')).toHaveCount(1);
+  expect(warnings.some((w) => w.startsWith('persistence unavailable'))).toBe(true);
+  expect(consoleErrors).toEqual([]);
+});
+
 test('the badge counts up to 99, then says 99+', async ({ page }) => {
   await open(page, '/area-calculator');
   await page.evaluate(() => localStorage.setItem('handy:history:unseen', '98'));
