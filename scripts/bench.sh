@@ -11,10 +11,15 @@
 # 5. runs scripts/bench-flip.mjs: the image flipper on a 24-megapixel JPEG against decode + encode.
 # 6. the document store: group commit and query benchmarks on both engines, then 1,000 listens
 #    held against a running handy (scripts/benchlisten).
+# 7. runs scripts/bench-history.mjs: the history's sync in Chromium, against a handy of its own
+#    (a save on screen, durable in IndexedDB, in another tab, on another device, and 1,000 saves
+#    queued offline going out).
 #
 # Env: BENCH_ROUNDS (3), BENCH_DURATION (10s), BENCH_WARMUP (3s), BENCH_LIGHTHOUSE (1; 0 skips it),
 #      BENCH_FLIP (1; 0 skips it), BENCH_FLIP_ROUNDS (5),
 #      BENCH_DOCSTORE (1; 0 skips it), BENCH_DOCSTORE_COUNT (5),
+#      BENCH_HISTORY (1; 0 skips it), BENCH_HISTORY_SAMPLES (100), BENCH_HISTORY_QUEUED (1000),
+#      BENCH_HISTORY_RUNS (3),
 #      HANDY (./handy), CHROME_PATH (for Lighthouse).
 # Every process it starts is stopped on exit; it listens on 127.0.0.1 only.
 set -euo pipefail
@@ -252,4 +257,13 @@ if [ "${BENCH_DOCSTORE:-1}" != 0 ]; then
   echo
   echo "bench: go run ./scripts/benchlisten -handy $handy_bin"
   timeout 300 go run ./scripts/benchlisten -handy "$handy_bin"
+fi
+
+# --- 7. The history's sync in Chromium ------------------------------------------------------
+# Its own handy (a fresh database: the accounts it makes meet no others), on a free port.
+if [ "${BENCH_HISTORY:-1}" != 0 ]; then
+  echo
+  echo "bench: node scripts/bench-history.mjs $handy_bin"
+  # About three minutes on an idle 2-core machine; bounded so a hung Chromium cannot hold it.
+  timeout 600 node scripts/bench-history.mjs "$handy_bin"
 fi

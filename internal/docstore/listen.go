@@ -44,8 +44,11 @@ type Changes struct {
 // A caller that listens again from the answer's Version misses and repeats nothing, across
 // restarts and instances, as long as the tombstones it has not yet seen were not pruned;
 // otherwise (or when since is newer than anything this store handed out) the answer is a
-// Reset. since 0 asks for the live documents only, without a Reset.
-func (s *Store) Listen(ctx context.Context, caller string, since int64, timeout time.Duration) (Changes, error) {
+// Reset. since 0 asks for the live documents only, without a Reset. waiting, if not nil, is
+// called once, when the listen has nothing to answer yet and starts to wait: an HTTP handler
+// sends its headers then, so that the client knows it is connected without waiting for a
+// change or the timeout.
+func (s *Store) Listen(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func()) (Changes, error) {
 	switch {
 	case caller == "":
 		return Changes{}, &Error{Code: ErrUnauthenticated, Message: "sign in to listen to documents"}
@@ -69,6 +72,10 @@ func (s *Store) Listen(ctx context.Context, caller string, since int64, timeout 
 			return ch, err
 		}
 		since = ch.Version // past tombstones that since 0 leaves out
+		if waiting != nil {
+			waiting()
+			waiting = nil
+		}
 		select {
 		case <-woken:
 		case <-timer.C:

@@ -17,7 +17,7 @@ import (
 func listenAsync(s *Store, caller string, since int64) <-chan Changes {
 	out := make(chan Changes, 1)
 	go func() {
-		ch, err := s.Listen(context.Background(), caller, since, MinListenTimeout)
+		ch, err := s.Listen(context.Background(), caller, since, MinListenTimeout, nil)
 		if err != nil {
 			ch = Changes{Version: -1, Changes: []Change{{Doc: Doc{Fields: Fields{"error": strV(err.Error())}}}}}
 		}
@@ -63,7 +63,7 @@ func TestListenResume(t *testing.T) {
 		commit(t, s, "u1", put("users/u1/history/a", Fields{"n": intV(1)}), put("users/u1/history/b", Fields{"n": intV(2)}))
 		commit(t, s, "u1", del("users/u1/history/b"))
 
-		first, err := s.Listen(context.Background(), "u1", 0, MinListenTimeout)
+		first, err := s.Listen(context.Background(), "u1", 0, MinListenTimeout, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +100,7 @@ func TestListenResume(t *testing.T) {
 		}
 		// Nothing new: the timeout answers no change at the same version.
 		start := time.Now()
-		idle, err := s.Listen(context.Background(), "u1", since, MinListenTimeout)
+		idle, err := s.Listen(context.Background(), "u1", since, MinListenTimeout, nil)
 		if err != nil || len(idle.Changes) != 0 || idle.Version != since {
 			t.Fatalf("idle listen: %v %v, want no change at %d", paths(idle), err, since)
 		}
@@ -137,7 +137,7 @@ func TestListenWholeVersions(t *testing.T) {
 		var since int64
 		var sizes []int
 		for range 3 {
-			ch, err := s.Listen(context.Background(), "u1", since, MinListenTimeout)
+			ch, err := s.Listen(context.Background(), "u1", since, MinListenTimeout, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -176,15 +176,15 @@ func TestListenReset(t *testing.T) {
 		if err != nil || n != 2 { // u1's b and u2's a; u1's a is too recent
 			t.Fatalf("pruned %d, %v; want 2", n, err)
 		}
-		ch, err := s.Listen(context.Background(), "u1", v1, MinListenTimeout)
+		ch, err := s.Listen(context.Background(), "u1", v1, MinListenTimeout, nil)
 		if err != nil || !ch.Reset || !slices.Equal(paths(ch), []string{"users/u1/d/c"}) || ch.Version != v3 {
 			t.Fatalf("from before the pruned deletion: %v reset %v at %d (%v), want a reset to [users/u1/d/c] at %d", paths(ch), ch.Reset, ch.Version, err, v3)
 		}
-		ch, err = s.Listen(context.Background(), "u1", v2, MinListenTimeout)
+		ch, err = s.Listen(context.Background(), "u1", v2, MinListenTimeout, nil)
 		if err != nil || ch.Reset || !slices.Equal(paths(ch), []string{"-users/u1/d/a", "users/u1/d/c"}) {
 			t.Fatalf("from the pruned deletion's version: %v reset %v (%v), want the changes after it", paths(ch), ch.Reset, err)
 		}
-		ch, err = s.Listen(context.Background(), "u1", v3+1000, MinListenTimeout)
+		ch, err = s.Listen(context.Background(), "u1", v3+1000, MinListenTimeout, nil)
 		if err != nil || !ch.Reset || !slices.Equal(paths(ch), []string{"users/u1/d/c"}) {
 			t.Fatalf("from a future version: %v reset %v (%v), want a reset", paths(ch), ch.Reset, err)
 		}
@@ -208,7 +208,7 @@ func TestListenRefusals(t *testing.T) {
 			{"u1", 0, MinListenTimeout - time.Millisecond, ErrInvalidArgument, "timeout 4.999s is outside 5s to 30s"},
 			{"u1", 0, MaxListenTimeout + time.Millisecond, ErrInvalidArgument, "timeout 30.001s is outside 5s to 30s"},
 		} {
-			_, err := s.Listen(context.Background(), c.caller, c.since, c.timeout)
+			_, err := s.Listen(context.Background(), c.caller, c.since, c.timeout, nil)
 			var e *Error
 			if !errors.As(err, &e) || !errors.Is(err, c.code) || !strings.Contains(e.Message, c.message) {
 				t.Errorf("Listen(%q, %d, %s) = %v, want %v naming %q", c.caller, c.since, c.timeout, err, c.code, c.message)
@@ -219,15 +219,15 @@ func TestListenRefusals(t *testing.T) {
 		errs := make(chan error, maxListeners)
 		for range maxListeners {
 			go func() {
-				_, err := s.Listen(ctx, "u1", 0, MaxListenTimeout)
+				_, err := s.Listen(ctx, "u1", 0, MaxListenTimeout, nil)
 				errs <- err
 			}()
 		}
 		waitListening(t, s, "u1", maxListeners)
-		if _, err := s.Listen(ctx, "u1", 0, MaxListenTimeout); !errors.Is(err, ErrResourceExhausted) {
+		if _, err := s.Listen(ctx, "u1", 0, MaxListenTimeout, nil); !errors.Is(err, ErrResourceExhausted) {
 			t.Errorf("listen %d of one user: %v, want resource-exhausted", maxListeners+1, err)
 		}
-		if _, err := s.Listen(ctx, "u2", 0, MinListenTimeout); err != nil && !errors.Is(err, context.Canceled) {
+		if _, err := s.Listen(ctx, "u2", 0, MinListenTimeout, nil); err != nil && !errors.Is(err, context.Canceled) {
 			t.Errorf("another user's listen: %v", err)
 		}
 		s.Close()

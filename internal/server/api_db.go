@@ -119,15 +119,37 @@ func (s *Server) dbListen(w http.ResponseWriter, r *http.Request) error {
 	defer cancel()
 	stop := context.AfterFunc(s.shutdownCtx, cancel)
 	defer stop()
-	ch, err := s.docs.Listen(ctx, u.ID, since, timeout)
+	// Once the listen starts to wait, the status and headers go out at once: the client knows
+	// it is connected (online) without waiting for a change or the timeout. A failure after that
+	// can only be said in the body, as an error object, which the client reads as such.
+	waited := false
+	ch, err := s.docs.Listen(ctx, u.ID, since, timeout, func() {
+		waited = true
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		http.NewResponseController(w).Flush()
+	})
 	if s.shutdownCtx.Err() != nil {
-		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", RetryAfter: time.Second,
+		err = &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", RetryAfter: time.Second,
 			Message: "The server is restarting; listen again."}
 	}
-	if err != nil {
+	switch {
+	case !waited && err != nil:
 		return err
+	case !waited:
+		writeJSON(w, http.StatusOK, ch)
+	case err != nil:
+		if r.Context().Err() != nil {
+			return nil // the client went away: nobody to tell
+		}
+		e := s.publicError(err)
+		if e.Status >= http.StatusInternalServerError && e.Cause != nil {
+			s.logFailure(w, r, err)
+		}
+		json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": e.Code, "message": e.Message}})
+	default:
+		json.NewEncoder(w).Encode(ch)
 	}
-	writeJSON(w, http.StatusOK, ch)
 	return nil
 }
 

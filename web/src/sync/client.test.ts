@@ -43,13 +43,15 @@ afterEach(async () => {
 async function tabs(count: number, server = new FakeServer()) {
   const name = `client-test-${++n}`;
   const locks = new FakeLocks();
-  const out: SyncClient[] = [];
-  for (let i = 0; i < count; i++) {
+  /** Another tab of the same device. */
+  const open = async () => {
     const c = await openClient({ name, remote: server, locks: locks as unknown as LockManager, channel: (ch) => new BroadcastChannel(ch) });
     clients.push(c);
-    out.push(c);
-  }
-  return { server, tabs: out };
+    return c;
+  };
+  const out: SyncClient[] = [];
+  for (let i = 0; i < count; i++) out.push(await open());
+  return { server, tabs: out, open };
 }
 
 const until = async (check: () => Promise<boolean> | boolean) => {
@@ -72,6 +74,13 @@ describe('openClient', () => {
     await until(() => heard > 0);
     expect((await a.collection('users/u1/history')).map((d) => d.path)).toEqual([h('from-b')]);
     await until(() => b.status().pending === 0 && b.status().online === 'online');
+  });
+
+  it('tells a tab that opens later whether the server answers', async () => {
+    const { tabs: [a], open } = await tabs(1);
+    await until(() => a.status().online === 'online');
+    const late = await open();
+    await until(() => late.status().online === 'online');
   });
 
   it('hands the sync over when the syncing tab goes', async () => {

@@ -39,8 +39,9 @@ export interface ClientDeps {
 }
 
 // 'changed': the copy changed (re-read it); 'written': a follower queued a batch (the syncing
-// tab sends it); 'online': the syncing tab's view of the server.
-type Message = { type: 'changed' } | { type: 'written' } | { type: 'online'; online: OnlineState };
+// tab sends it); 'online': the syncing tab's view of the server, sent when it changes and when
+// a tab that just opened asks ('ask': it would otherwise stay "connecting" until a change).
+type Message = { type: 'changed' } | { type: 'written' } | { type: 'online'; online: OnlineState } | { type: 'ask' };
 
 export interface SyncClient {
   write(writes: Write[]): Promise<void>;
@@ -110,15 +111,21 @@ export async function openClient(deps: ClientDeps): Promise<SyncClient> {
     sleep: deps.sleep,
   });
 
+  let leading = false;
   channel?.addEventListener('message', (e: MessageEvent<Message>) => {
+    if (e.data.type === 'ask') return void (leading && post({ type: 'online', online: engine.online }));
     if (e.data.type === 'written') engine.kick();
     if (e.data.type === 'online') status = { ...status, online: e.data.online };
     refreshPending();
   });
+  post({ type: 'ask' });
 
   const online = () => engine.retryNow();
   deps.events?.addEventListener('online', online);
-  const lead = () => engine.run(stop.signal);
+  const lead = () => {
+    leading = true;
+    return engine.run(stop.signal).finally(() => (leading = false));
+  };
   const running = deps.locks
     ? deps.locks.request(`${deps.name}:sync`, { signal: stop.signal }, lead).catch(() => undefined)
     : lead();

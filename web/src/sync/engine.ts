@@ -38,7 +38,8 @@ export interface Remote {
   commit(body: { writes: object[]; clientId: string; batchId: number }): Promise<CommitAnswer>;
   /** One document, or null when there is none. */
   get(path: string, signal: AbortSignal): Promise<RemoteDocument | null>;
-  listen(since: number, timeoutSeconds: number, signal: AbortSignal): Promise<ListenAnswer>;
+  /** onOpen: the server took the listen (its headers arrived): it answers, so we are online. */
+  listen(since: number, timeoutSeconds: number, signal: AbortSignal, onOpen?: () => void): Promise<ListenAnswer>;
 }
 
 export interface EngineDeps {
@@ -201,7 +202,7 @@ export class Engine {
     while (!signal.aborted) {
       const { since } = await this.deps.cache.state();
       try {
-        const a = await this.deps.remote.listen(since, this.deps.settings.longPollTimeoutSeconds, signal);
+        const a = await this.deps.remote.listen(since, this.deps.settings.longPollTimeoutSeconds, signal, () => this.setOnline('online'));
         this.setOnline('online');
         failures = 0;
         if (a.reset || a.changes.length > 0 || Number(a.version) !== since) {

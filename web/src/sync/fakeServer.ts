@@ -70,8 +70,9 @@ export class FakeServer implements Remote {
     return d ? { name: path, fields: d.fields, updateTime: d.updateTime, version: String(d.version) } : null;
   }
 
-  async listen(since: number, _timeout: number, signal: AbortSignal): Promise<ListenAnswer> {
+  async listen(since: number, _timeout: number, signal: AbortSignal, onOpen?: () => void): Promise<ListenAnswer> {
     if (this.listenDown) throw new SyncError('unavailable', 'no answer');
+    onOpen?.(); // as the real server sends its headers once the listen waits
     if (this.resetNext) {
       this.resetNext = false;
       const changes = [...this.docs].map(([name, d]) => ({ name, fields: d.fields, updateTime: d.updateTime, version: String(d.version) }));

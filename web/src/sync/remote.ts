@@ -16,7 +16,8 @@ export interface RemoteDeps {
 
 export function createRemote(deps: RemoteDeps): Remote {
   const base = deps.base ?? '/api/v1/db';
-  async function call<T>(path: string, init: RequestInit): Promise<T> {
+  /** onOpen: the status and headers arrived (a waiting listen sends them at once). */
+  async function call<T>(path: string, init: RequestInit, onOpen?: () => void): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     const token = deps.token();
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -32,8 +33,11 @@ export function createRemote(deps: RemoteDeps): Remote {
       if (init.signal?.aborted) throw e;
       throw new SyncError('unavailable', 'no answer from the server');
     }
+    if (res.ok) onOpen?.();
     const body = (await res.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
-    if (res.ok) return body as T;
+    // A listen that failed after its headers went out says so in its body.
+    if (res.ok && body && !body.error) return body as T;
+    if (res.ok && !body) throw new SyncError('unavailable', 'the answer was cut off');
     // The XSRF cookie comes with any answer of the API, this one included: the first commit of
     // a page that has not called the API yet goes again, rather than being undone.
     if (body?.error?.code === 'xsrf') throw new RetryableError('aborted', body.error.message ?? 'XSRF cookie missing', 0);
@@ -51,6 +55,6 @@ export function createRemote(deps: RemoteDeps): Remote {
         if (e instanceof SyncError && e.code === 'not-found') return null;
         throw e;
       }),
-    listen: (since, timeout, signal) => call<ListenAnswer>(`/listen?since=${since}&timeout=${timeout}s`, { method: 'GET', signal }),
+    listen: (since, timeout, signal, onOpen) => call<ListenAnswer>(`/listen?since=${since}&timeout=${timeout}s`, { method: 'GET', signal }, onOpen),
   };
 }
