@@ -142,6 +142,13 @@ test('two tabs of one device show each other’s saves', async ({ page, context 
   await open(other);
   await openPanel(other);
   await expect(other.locator('.history-where')).toHaveText(h.accountWide);
+  // Online at once, though nothing changed: not "Connecting…" until the long poll ends.
+  await expect(other.locator('.history-sync')).toHaveText(h.online);
+  await page.reload();
+  await hydrated(page);
+  await openPanel(page);
+  await expect(panel(page).locator('.history-sync')).toHaveText(h.online);
+  await closePanel(page);
   await save(page, '8', '9');
   await expect(entries(other)).toHaveCount(1);
   await expect(entries(other).first()).toContainText('72');
