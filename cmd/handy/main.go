@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"handy/internal/account"
+	"handy/internal/analytics"
 	"handy/internal/config"
 	"handy/internal/docstore"
 	"handy/internal/server"
@@ -70,8 +71,17 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1
 	}
+	pageviews, err := analytics.New(ctx, st, table, cfg.PublicURL, analytics.WithLogger(logger),
+		analytics.WithRetention(cfg.AnalyticsRetention))
+	if err != nil {
+		fmt.Fprintln(stderr, "handy:", err)
+		return 1
+	}
+	// After the server's shutdown (deferred calls run last first, and serve returns once no
+	// request is in flight): every page view acknowledged is written before the database closes.
+	defer closeAnalytics(pageviews, cfg, logger)
 	srv, err := server.New(cfg, table, dist, logger, server.WithAccounts(accounts), server.WithDocuments(docs),
-		server.WithReadiness(st.Ping))
+		server.WithAnalytics(pageviews), server.WithReadiness(st.Ping))
 	if err != nil {
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1
@@ -81,6 +91,15 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 		return 1
 	}
 	return 0
+}
+
+// closeAnalytics writes the page views still buffered, within the shutdown timeout.
+func closeAnalytics(pageviews *analytics.Ingester, cfg config.Config, logger *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := pageviews.Close(ctx); err != nil {
+		logger.Error("page views lost", slog.String("error", err.Error()))
+	}
 }
 
 // openStore opens the configured database and applies the migrations it lacks.

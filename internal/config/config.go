@@ -43,6 +43,9 @@ type Config struct {
 	// Jurisdiction names the law that governs the terms ("Germany"); empty leaves the terms'
 	// own wording, "the country in which the operator is established".
 	Jurisdiction string
+	// AnalyticsRetention is how many days of daily page-view counts are kept before today;
+	// older days are deleted hourly.
+	AnalyticsRetention int
 }
 
 // Contact returns the contact address: ContactEmail, or privacy@ the public URL's host.
@@ -65,6 +68,9 @@ type option struct {
 	flag, env, def, usage string
 	set                   func(c *Config, value string) error
 }
+
+// maxRetentionDays bounds -analytics-retention: a century.
+const maxRetentionDays = 36500
 
 // secretFlags are never echoed in errors: they may hold a password.
 var secretFlags = map[string]bool{"database-url": true}
@@ -94,7 +100,7 @@ func options() []option {
 			c.LogFormat = v
 			return nil
 		}},
-		{"client-ip-header", "HANDY_CLIENT_IP_HEADER", "", "behind a reverse proxy: the header it sets to the client's address (e.g. X-Forwarded-For; its last entry is used), for sign-in rate limits and logs", func(c *Config, v string) error {
+		{"client-ip-header", "HANDY_CLIENT_IP_HEADER", "", "behind a reverse proxy: the header it sets to the client's address (e.g. X-Forwarded-For; its last entry is used), for sign-in rate limits, the sign-in log and counting unique visitors", func(c *Config, v string) error {
 			if v != "" && !validHeaderName(v) {
 				return errors.New("must be an HTTP header name such as X-Forwarded-For")
 			}
@@ -117,6 +123,14 @@ func options() []option {
 				return errors.New("must be a postgres:// URL with a host")
 			}
 			c.DatabaseURL = v
+			return nil
+		}},
+		{"analytics-retention", "HANDY_ANALYTICS_RETENTION", "400", "days of daily page-view counts to keep (400 or 400d); older days are deleted hourly", func(c *Config, v string) error {
+			days, err := strconv.Atoi(strings.TrimSuffix(v, "d"))
+			if err != nil || days < 1 || days > maxRetentionDays {
+				return fmt.Errorf("must be a whole number of days from 1 to %d, such as 400", maxRetentionDays)
+			}
+			c.AnalyticsRetention = days
 			return nil
 		}},
 		{"contact-email", "HANDY_CONTACT_EMAIL", "", "address the privacy policy and terms give for questions (default privacy@ the public URL's host)", func(c *Config, v string) error {

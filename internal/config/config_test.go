@@ -20,7 +20,7 @@ func TestLoadDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data"}
+	want := Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data", AnalyticsRetention: 400}
 	if c != want {
 		t.Errorf("Load() = %+v, want %+v", c, want)
 	}
@@ -40,20 +40,21 @@ func TestLoadPrecedence(t *testing.T) {
 		{
 			name: "environment over default",
 			env: map[string]string{"HANDY_ADDR": ":9000", "HANDY_PUBLIC_URL": "https://handy.example/", "HANDY_LOG_LEVEL": "debug",
-				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s"},
-			want: Config{Addr: ":9000", PublicURL: "https://handy.example", LogLevel: slog.LevelDebug, LogFormat: "json", ShutdownTimeout: 3 * time.Second, DataDir: "data"},
+				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s", "HANDY_ANALYTICS_RETENTION": "30"},
+			want: Config{Addr: ":9000", PublicURL: "https://handy.example", LogLevel: slog.LevelDebug, LogFormat: "json", ShutdownTimeout: 3 * time.Second, DataDir: "data", AnalyticsRetention: 30},
 		},
 		{
 			name: "flag over environment",
-			args: []string{"-addr", ":7000", "-public-url=https://Handy.Example:8443", "-log-level", "warn", "-log-format", "text", "-shutdown-timeout", "1m"},
+			args: []string{"-addr", ":7000", "-public-url=https://Handy.Example:8443", "-log-level", "warn", "-log-format", "text", "-shutdown-timeout", "1m",
+				"-analytics-retention", "90d"},
 			env: map[string]string{"HANDY_ADDR": ":9000", "HANDY_PUBLIC_URL": "https://other.example", "HANDY_LOG_LEVEL": "debug",
-				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s"},
-			want: Config{Addr: ":7000", PublicURL: "https://handy.example:8443", LogLevel: slog.LevelWarn, LogFormat: "text", ShutdownTimeout: time.Minute, DataDir: "data"},
+				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s", "HANDY_ANALYTICS_RETENTION": "30"},
+			want: Config{Addr: ":7000", PublicURL: "https://handy.example:8443", LogLevel: slog.LevelWarn, LogFormat: "text", ShutdownTimeout: time.Minute, DataDir: "data", AnalyticsRetention: 90},
 		},
 		{
 			name: "empty variable is unset",
 			env:  map[string]string{"HANDY_ADDR": ""},
-			want: Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data"},
+			want: Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data", AnalyticsRetention: 400},
 		},
 	}
 	for _, tt := range tests {
@@ -132,6 +133,9 @@ func TestLoadRejects(t *testing.T) {
 		{"jurisdiction with markup", "plain text", []string{"-jurisdiction", "<b>Germany</b>"}, nil},
 		{"jurisdiction too long", "HANDY_JURISDICTION", nil, map[string]string{"HANDY_JURISDICTION": strings.Repeat("x", 81)}},
 		{"jurisdiction with a newline", "plain text", []string{"-jurisdiction", "Ger\nmany"}, nil},
+		{"retention not a number", "HANDY_ANALYTICS_RETENTION", []string{"-analytics-retention", "a year"}, nil},
+		{"retention zero", "whole number of days", []string{"-analytics-retention", "0"}, nil},
+		{"retention in hours", "whole number of days", nil, map[string]string{"HANDY_ANALYTICS_RETENTION": "24h"}},
 		{"unknown flag", "-nope", []string{"-nope"}, nil},
 		{"stray argument", "extra", []string{"extra"}, nil},
 	}

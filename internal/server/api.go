@@ -51,6 +51,16 @@ func (s *Server) api(h handlerFunc) http.Handler {
 	})
 }
 
+// cookieless wraps an endpoint that neither issues nor checks the XSRF cookie: the page-view
+// beacon, which changes no account, is sent by navigator.sendBeacon (which cannot set a
+// header), and must leave no cookie in a visitor's browser.
+func (s *Server) cookieless(h handlerFunc) http.Handler {
+	return s.handle(func(w http.ResponseWriter, r *http.Request) error {
+		w.Header()["Cache-Control"] = []string{cacheNoStore}
+		return h(w, r)
+	})
+}
+
 // apiRoute is one endpoint of the API.
 type apiRoute struct {
 	method, path string
@@ -60,10 +70,20 @@ type apiRoute struct {
 // apiRoutes registers routes on mux, and for each of their paths a 405 for other methods (GET
 // serves HEAD too, as ServeMux does).
 func (s *Server) apiRoutes(mux *http.ServeMux, routes []apiRoute) {
+	s.registerRoutes(mux, routes, s.api, true)
+}
+
+// cookielessRoutes registers routes as apiRoutes does, but neither they nor their 405 issue or
+// check the XSRF cookie (see cookieless).
+func (s *Server) cookielessRoutes(mux *http.ServeMux, routes []apiRoute) {
+	s.registerRoutes(mux, routes, s.cookieless, false)
+}
+
+func (s *Server) registerRoutes(mux *http.ServeMux, routes []apiRoute, wrap func(handlerFunc) http.Handler, issueXSRF bool) {
 	var paths []string
 	allowed := make(map[string][]string)
 	for _, rt := range routes {
-		mux.Handle(rt.method+" "+rt.path, s.api(rt.handler))
+		mux.Handle(rt.method+" "+rt.path, wrap(rt.handler))
 		if allowed[rt.path] == nil {
 			paths = append(paths, rt.path)
 		}
@@ -75,19 +95,22 @@ func (s *Server) apiRoutes(mux *http.ServeMux, routes []apiRoute) {
 	// A pattern without a method is less specific than those with one, so it gets only the
 	// methods they do not take.
 	for _, p := range paths {
-		mux.Handle(p, s.methodNotAllowed(strings.Join(allowed[p], ", ")))
+		mux.Handle(p, s.methodNotAllowed(strings.Join(allowed[p], ", "), issueXSRF))
 	}
 }
 
 // methodNotAllowed answers an API path asked with a method it does not take: 405, with the
-// methods it takes in Allow. It comes before the XSRF check: such a request does nothing, so
-// there is nothing to forge, and any client learns what to send.
-func (s *Server) methodNotAllowed(allow string) http.Handler {
+// methods it takes in Allow, and the XSRF cookie when issue is set. It comes before the XSRF
+// check: such a request does nothing, so there is nothing to forge, and any client learns what
+// to send.
+func (s *Server) methodNotAllowed(allow string, issue bool) http.Handler {
 	return s.handle(func(w http.ResponseWriter, r *http.Request) error {
 		h := w.Header()
 		h["Cache-Control"] = []string{cacheNoStore}
 		h["Allow"] = []string{allow}
-		s.issueXSRF(w, r)
+		if issue {
+			s.issueXSRF(w, r)
+		}
 		return &Error{Status: http.StatusMethodNotAllowed, Code: "method-not-allowed",
 			Message: "This endpoint takes " + allow + ", not " + r.Method + "."}
 	})
@@ -202,7 +225,7 @@ func bearerToken(r *http.Request) string {
 	return strings.TrimSpace(auth[6:])
 }
 
-// clientAddress is the client's IP address, for rate limits and logs: the connection's, or,
+// clientAddress is the client's IP address, for rate limits and unique visitors: the connection's, or,
 // behind a trusted reverse proxy (-client-ip-header), the last address the proxy wrote in its
 // header (earlier entries of X-Forwarded-For come from the client and prove nothing).
 func (s *Server) clientAddress(r *http.Request) string {

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"handy/internal/account"
+	"handy/internal/analytics"
 	"handy/internal/docstore"
 	"handy/internal/site"
 )
@@ -57,9 +59,38 @@ var docstoreStatus = map[error]int{
 	docstore.ErrUnavailable:        http.StatusServiceUnavailable,
 }
 
-// lookup returns the public error for err, if err is (or wraps) a domain error of the table
-// or of the document store. A rate limit also carries its wait.
+// The answers to a page view the analytics cannot take now. They carry no cause: a full
+// buffer is logged once a minute by the analytics, never once per request.
+var (
+	errAnalyticsBusy = &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", RetryAfter: 5 * time.Second,
+		Message: "Too many page views are waiting to be written; try again in a few seconds."}
+	errAnalyticsClosed = &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", RetryAfter: time.Second,
+		Message: "The server is restarting; the page view was not counted."}
+)
+
+// analyticsError returns the public error for the analytics' domain errors: a refused beacon
+// keeps its message, which names the field at fault.
+func analyticsError(err error) (*Error, bool) {
+	var be *analytics.BeaconError
+	switch {
+	case errors.As(err, &be) && be.Field == "":
+		return &Error{Status: http.StatusBadRequest, Code: "invalid-json", Message: be.Message, Cause: err}, true
+	case errors.As(err, &be):
+		return &Error{Status: http.StatusBadRequest, Code: "invalid-field", Message: be.Message, Cause: err}, true
+	case errors.Is(err, analytics.ErrBusy):
+		return errAnalyticsBusy, true
+	case errors.Is(err, analytics.ErrClosed):
+		return errAnalyticsClosed, true
+	}
+	return nil, false
+}
+
+// lookup returns the public error for err, if err is (or wraps) a domain error of the table,
+// of the document store or of the analytics. A rate limit also carries its wait.
 func (t domainErrorTable) lookup(err error) (*Error, bool) {
+	if e, ok := analyticsError(err); ok {
+		return e, true
+	}
 	var de *docstore.Error
 	if errors.As(err, &de) {
 		status, ok := docstoreStatus[de.Code]

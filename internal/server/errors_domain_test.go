@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"handy/internal/account"
+	"handy/internal/analytics"
 	"handy/internal/site"
 )
 
@@ -81,5 +82,32 @@ func TestDomainErrorDetails(t *testing.T) {
 	// Anything else is a 500 that shows nothing of its cause.
 	if e := s.publicError(errors.New("disk on fire")); e.Status != 500 || e.Code != "internal" || strings.Contains(e.Message, "fire") {
 		t.Errorf("an unknown error → %+v", e)
+	}
+}
+
+// The analytics' errors: a refused beacon keeps its message naming the field; a full buffer
+// and a closing server are 503s without a cause, so that nothing is logged per request.
+func TestAnalyticsErrors(t *testing.T) {
+	t.Parallel()
+	s := &Server{domainErrors: newDomainErrorTable(site.Default().Limits())}
+	tests := []struct {
+		err     error
+		status  int
+		code    string
+		message string
+	}{
+		{&analytics.BeaconError{Field: "p", Message: `The field "p" is wrong.`}, 400, "invalid-field", `The field "p" is wrong.`},
+		{&analytics.BeaconError{Message: "Not JSON."}, 400, "invalid-json", "Not JSON."},
+		{analytics.ErrBusy, 503, "unavailable", errAnalyticsBusy.Message},
+		{analytics.ErrClosed, 503, "unavailable", errAnalyticsClosed.Message},
+	}
+	for _, tt := range tests {
+		e := s.publicError(fmt.Errorf("record: %w", tt.err))
+		if e.Status != tt.status || e.Code != tt.code || e.Message != tt.message {
+			t.Errorf("%v → %d %q %q, want %d %q %q", tt.err, e.Status, e.Code, e.Message, tt.status, tt.code, tt.message)
+		}
+		if tt.status == 503 && (e.Cause != nil || e.RetryAfter <= 0) {
+			t.Errorf("%v: cause %v, Retry-After %v; want none and a wait", tt.err, e.Cause, e.RetryAfter)
+		}
 	}
 }

@@ -21,6 +21,9 @@ func (s *Server) routes() *http.ServeMux {
 	if s.accounts != nil && s.docs != nil {
 		s.apiRoutes(mux, s.dbRoutes())
 	}
+	if s.analytics != nil {
+		s.cookielessRoutes(mux, s.pageviewRoutes())
+	}
 	// Anything else under /api/ is a JSON 404, never a page.
 	mux.Handle(apiRoot, s.api(func(http.ResponseWriter, *http.Request) error { return errAPINotFound }))
 	mux.Handle("/", s.handle(s.serveSite))

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"handy/internal/account"
+	"handy/internal/analytics"
 	"handy/internal/config"
 	"handy/internal/docstore"
 	"handy/internal/site"
@@ -58,6 +59,7 @@ type Server struct {
 	clientIPHeader string                      // a trusted proxy's client-address header, or ""
 	accounts       *account.Service            // nil: no account endpoints
 	docs           *docstore.Store             // nil: no document store endpoints
+	analytics      *analytics.Ingester         // nil: no page-view endpoint
 	ready          func(context.Context) error // the database answers, for /readyz; nil: nothing to check
 
 	handler http.Handler
@@ -76,6 +78,10 @@ func WithAccounts(svc *account.Service) Option { return func(s *Server) { s.acco
 // WithDocuments serves the document store's endpoints under /api/v1/db with docs; they need
 // WithAccounts too, whose tokens say who the caller is.
 func WithDocuments(docs *docstore.Store) Option { return func(s *Server) { s.docs = docs } }
+
+// WithAnalytics serves the page-view beacon, POST /api/v1/pageviews, with in. The caller closes
+// in after Shutdown, so that every view acknowledged is written.
+func WithAnalytics(in *analytics.Ingester) Option { return func(s *Server) { s.analytics = in } }
 
 // WithReadiness makes /readyz answer 503 while check fails (the database is unreachable).
 func WithReadiness(check func(context.Context) error) Option {
