@@ -111,4 +111,15 @@ if (syncBrotli > syncBudgetBytes) {
   console.error(`over budget: the sync code, ${kb(syncBrotli)} > ${kb(syncBudgetBytes)} (${syncFiles.join(', ')})`);
   process.exit(1);
 }
+
+// The page-view tracker: loaded on every page once it is idle, never with the first load (it is
+// a chunk of its own, or it would not be in the manifest by itself), and kept tiny.
+const trackerBudgetBytes = 1024;
+const trackerFiles = chunkFiles('src/features/analytics/tracker.ts').filter((f) => !entryFiles.includes(f));
+const trackerBrotli = trackerFiles.reduce((n, f) => n + size(f, br), 0);
+console.log(`analytics tracker: ${trackerBrotli} B brotli in ${trackerFiles.length} chunk(s); budget ${trackerBudgetBytes} B brotli`);
+if (trackerBrotli > trackerBudgetBytes) {
+  console.error(`over budget: the analytics tracker, ${trackerBrotli} B > ${trackerBudgetBytes} B (${trackerFiles.join(', ')})`);
+  process.exit(1);
+}
 if (!existsSync(join(dist, 'favicon.ico'))) throw new Error('prerender: web/public/favicon.ico is missing');

@@ -1,6 +1,7 @@
 // Boots a prerendered page: reads its data, loads its messages and page chunk, hydrates,
-// then starts the runtime (navigation, preloading, build check).
+// then starts the runtime (navigation, preloading, build check) and, once idle, the analytics.
 import { hydrateRoot } from 'react-dom/client';
+import { startAnalytics } from '../features/analytics/public';
 import { I18nProvider } from '../i18n/react';
 import { App } from './App';
 import { bootDataId, type BootData } from './document';
@@ -27,7 +28,10 @@ async function main() {
       <App
         store={store}
         year={boot.year}
-        onMount={() => startRuntime({ boot, store, i18n })}
+        onMount={() => {
+          startRuntime({ boot, store, i18n });
+          startAnalytics(store);
+        }}
         replaceSearch={replaceSearch}
       />
     </I18nProvider>,
