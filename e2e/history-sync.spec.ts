@@ -154,7 +154,8 @@ test('two tabs of one device show each other’s saves', async ({ page, context 
   await expect(entries(other).first()).toContainText('72');
 });
 
-test('signing out, or deleting the account, leaves nothing of it in IndexedDB', async ({ page }) => {
+test('signing out, or deleting the account, leaves nothing of it in IndexedDB', async ({ page, browser }) => {
+  test.setTimeout(90_000);
   await open(page);
   await save(page, '1', '2'); // the device's own history, which comes back after
   await signUp(page, uniqueEmail('leave'));
@@ -170,10 +171,13 @@ test('signing out, or deleting the account, leaves nothing of it in IndexedDB', 
   await expect(entries(page)).toHaveCount(0); // the device's entry went into the account
   await closePanel(page);
 
-  // Deleting: the account's copy goes the same way.
+  // Deleting: the account's copy goes the same way, here and on the account's other device.
   const email = uniqueEmail('erase');
   await signUp(page, email);
   await closeDialog(page);
+  const b = await secondDevice(browser, email);
+  await openPanel(b.page);
+  await expect.poll(() => databases(b.page)).toContain('handy');
   await save(page, '5', '6');
   await expect.poll(() => databases(page)).toContain('handy');
   const data = await openDialog(page);
@@ -183,6 +187,9 @@ test('signing out, or deleting the account, leaves nothing of it in IndexedDB', 
   await data.getByRole('button', { name: m.confirmYes }).click();
   await expect(dialog(page)).toHaveCount(0);
   await expect.poll(() => databases(page)).not.toContain('handy');
+  // Device B's sync meets the refused token (at its next listen, within the long poll).
+  await expect.poll(() => databases(b.page), { timeout: 40_000 }).not.toContain('handy');
+  await b.context.close();
 });
 
 test('preferences changed while the API is unreachable are kept across a reload and reach the other device', async ({ page, context, browser }) => {

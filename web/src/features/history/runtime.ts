@@ -127,13 +127,15 @@ export function enter(uid: string, options: EnterOptions): Promise<void> {
 }
 
 /** The session ended. erase: a sign-out or an account deletion, so the account's copy leaves
- * this device (every tab); else (an expired token) it stays, unsent changes included, for the
- * same user's next sign-in. The device's own history comes back. */
+ * this device (every tab). Else the token was refused: expired, or the account was deleted on
+ * another device; the copy stays only if it holds changes not yet sent, for the same user's
+ * next sign-in. The device's own history comes back. */
 export function leave(erase: boolean): Promise<void> {
   return serially(async () => {
     const now = inUse;
+    const unsent = now?.where === 'account' ? now.status().pending : 0;
     if (now?.where === 'account') await now.close();
-    if (erase) await (await import('./account')).eraseAccountCopy();
+    if (erase || (now?.where === 'account' && unsent === 0)) await (await import('./account')).eraseAccountCopy();
     if (now?.where === 'account') adopt(await openDevice());
   });
 }
