@@ -1,6 +1,7 @@
 // Command handy serves Handy Tools: the front end embedded from web/dist, and its HTTP API.
 // Run `handy -help` for its flags and their HANDY_* environment variables; `handy migrate
-// [flags]` applies the database migrations and exits (serving applies them too).
+// [flags]` applies the database migrations and exits (serving applies them too); `handy stats
+// [-from D] [-to D] [flags]` prints the page-view report from the database and exits.
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"handy/internal/account"
 	"handy/internal/analytics"
@@ -32,6 +34,9 @@ func main() {
 
 // run is main with its dependencies passed in; it returns the exit code.
 func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "stats" {
+		return runStats(args[1:], getenv, time.Now, stdout, stderr)
+	}
 	migrateOnly := len(args) > 0 && args[0] == "migrate"
 	if migrateOnly {
 		args = args[1:]
@@ -81,7 +86,7 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 	// request is in flight): every page view acknowledged is written before the database closes.
 	defer closeAnalytics(pageviews, cfg, logger)
 	srv, err := server.New(cfg, table, dist, logger, server.WithAccounts(accounts), server.WithDocuments(docs),
-		server.WithAnalytics(pageviews), server.WithReadiness(st.Ping))
+		server.WithAnalytics(pageviews), server.WithReports(analytics.NewReporter(st, table, nil)), server.WithReadiness(st.Ping))
 	if err != nil {
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1

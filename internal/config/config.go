@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/mail"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -46,6 +47,9 @@ type Config struct {
 	// AnalyticsRetention is how many days of daily page-view counts are kept before today;
 	// older days are deleted hourly.
 	AnalyticsRetention int
+	// AdminToken is the operator's bearer token for GET /api/v1/stats; empty: the endpoint
+	// does not exist (404).
+	AdminToken string
 }
 
 // Contact returns the contact address: ContactEmail, or privacy@ the public URL's host.
@@ -73,7 +77,11 @@ type option struct {
 const maxRetentionDays = 36500
 
 // secretFlags are never echoed in errors: they may hold a password.
-var secretFlags = map[string]bool{"database-url": true}
+var secretFlags = map[string]bool{"database-url": true, "admin-token": true}
+
+// MinAdminToken is the shortest admin token accepted: long enough that guessing it over the
+// network is hopeless, so that the stats endpoint needs no rate limit of its own.
+const MinAdminToken = 32
 
 // options is the table of every setting, in -help order.
 func options() []option {
@@ -133,6 +141,25 @@ func options() []option {
 			c.AnalyticsRetention = days
 			return nil
 		}},
+		{"admin-token", "HANDY_ADMIN_TOKEN", "", fmt.Sprintf("operator's bearer token (at least %d characters, e.g. openssl rand -hex 32) for GET /api/v1/stats; unset, the endpoint answers 404", MinAdminToken), func(c *Config, v string) error {
+			if v == "" {
+				return nil
+			}
+			return c.setAdminToken(v)
+		}},
+		{"admin-token-file", "HANDY_ADMIN_TOKEN_FILE", "", "file holding the admin token (read at start-up, surrounding white space trimmed), instead of -admin-token", func(c *Config, v string) error {
+			if v == "" {
+				return nil
+			}
+			if c.AdminToken != "" {
+				return errors.New("set at most one of -admin-token (HANDY_ADMIN_TOKEN) and -admin-token-file (HANDY_ADMIN_TOKEN_FILE)")
+			}
+			data, err := os.ReadFile(v)
+			if err != nil {
+				return fmt.Errorf("cannot read the token file: %w", err)
+			}
+			return c.setAdminToken(strings.TrimSpace(string(data)))
+		}},
 		{"contact-email", "HANDY_CONTACT_EMAIL", "", "address the privacy policy and terms give for questions (default privacy@ the public URL's host)", func(c *Config, v string) error {
 			if v == "" {
 				return nil
@@ -163,6 +190,15 @@ func options() []option {
 			return nil
 		}},
 	}
+}
+
+// setAdminToken sets the admin token after checking its length; the error never shows it.
+func (c *Config) setAdminToken(token string) error {
+	if len(token) < MinAdminToken {
+		return fmt.Errorf("the admin token must be at least %d characters long (it has %d); generate one with: openssl rand -hex 32", MinAdminToken, len(token))
+	}
+	c.AdminToken = token
+	return nil
 }
 
 // Load reads the configuration from args (without the program name) and the environment
@@ -213,7 +249,12 @@ func lookup(getenv func(string) string, name string) (string, bool) {
 // Usage writes the -help text: every flag with its variable and default.
 func Usage(w io.Writer) error {
 	var b strings.Builder
-	b.WriteString("Usage: handy [flags]\n\nServes Handy Tools. Every flag may also be set through its environment variable;\na flag on the command line wins over the variable, which wins over the default.\n\n")
+	b.WriteString("Usage: handy [flags]\n       handy migrate [flags]\n       handy stats [-from YYYY-MM-DD] [-to YYYY-MM-DD] [flags]\n\n" +
+		"Serves Handy Tools. migrate applies the database migrations and exits; stats prints the\n" +
+		"page-view report of the days from -from to -to (UTC, both included; default the last 30\n" +
+		"days) from the database the flags name, and exits.\n\n" +
+		"Every flag may also be set through its environment variable; a flag on the command line\n" +
+		"wins over the variable, which wins over the default.\n\n")
 	for _, o := range options() {
 		fmt.Fprintf(&b, "  -%s value\n    \t%s\n    \tenvironment: %s (default %q)\n", o.flag, o.usage, o.env, o.def)
 	}

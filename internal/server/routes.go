@@ -24,6 +24,9 @@ func (s *Server) routes() *http.ServeMux {
 	if s.analytics != nil {
 		s.cookielessRoutes(mux, s.pageviewRoutes())
 	}
+	if s.reports != nil && s.hasAdmin {
+		s.cookielessRoutes(mux, s.statsRoutes())
+	}
 	// Anything else under /api/ is a JSON 404, never a page.
 	mux.Handle(apiRoot, s.api(func(http.ResponseWriter, *http.Request) error { return errAPINotFound }))
 	mux.Handle("/", s.handle(s.serveSite))

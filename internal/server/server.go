@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -60,6 +61,9 @@ type Server struct {
 	accounts       *account.Service            // nil: no account endpoints
 	docs           *docstore.Store             // nil: no document store endpoints
 	analytics      *analytics.Ingester         // nil: no page-view endpoint
+	reports        *analytics.Reporter         // nil, or no admin token: no stats endpoint
+	adminToken     [32]byte                    // SHA-256 of the admin token, when hasAdmin
+	hasAdmin       bool                        // an admin token is configured
 	ready          func(context.Context) error // the database answers, for /readyz; nil: nothing to check
 
 	handler http.Handler
@@ -82,6 +86,10 @@ func WithDocuments(docs *docstore.Store) Option { return func(s *Server) { s.doc
 // WithAnalytics serves the page-view beacon, POST /api/v1/pageviews, with in. The caller closes
 // in after Shutdown, so that every view acknowledged is written.
 func WithAnalytics(in *analytics.Ingester) Option { return func(s *Server) { s.analytics = in } }
+
+// WithReports serves the operator's page-view report, GET /api/v1/stats, with r, when the
+// configuration holds an admin token; without one the endpoint does not exist.
+func WithReports(r *analytics.Reporter) Option { return func(s *Server) { s.reports = r } }
 
 // WithReadiness makes /readyz answer 503 while check fails (the database is unreachable).
 func WithReadiness(check func(context.Context) error) Option {
@@ -110,6 +118,9 @@ func New(cfg config.Config, table *site.Table, dist fs.FS, logger *slog.Logger, 
 		securityHeaders: securityHeaders(cfg.HTTPS(), hashInline(files)),
 		compression:     bestCompression,
 		requestIDPrefix: hex.EncodeToString(random),
+	}
+	if cfg.AdminToken != "" {
+		s.adminToken, s.hasAdmin = sha256.Sum256([]byte(cfg.AdminToken)), true
 	}
 	s.shutdownCtx, s.shutdown = context.WithCancel(context.Background())
 	for _, o := range opts {
