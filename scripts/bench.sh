@@ -14,12 +14,18 @@
 # 7. runs scripts/bench-history.mjs: the history's sync in Chromium, against a handy of its own
 #    (a save on screen, durable in IndexedDB, in another tab, on another device, and 1,000 saves
 #    queued offline going out).
+# 8. the page-view ingest (scripts/bench-pageviews.sh, on SQLite and, under
+#    scripts/with-postgres.sh, PostgreSQL): wrk with scripts/pageviews.lua posting valid beacons
+#    for BENCH_PAGEVIEWS_DURATION (req/s, p99, errors, views stored = 204s after SIGTERM), then
+#    scripts/benchpageviews: SIGTERM under 2,000 beacons/s, stored views = acknowledged beacons.
 #
 # Env: BENCH_ROUNDS (3), BENCH_DURATION (10s), BENCH_WARMUP (3s), BENCH_LIGHTHOUSE (1; 0 skips it),
 #      BENCH_FLIP (1; 0 skips it), BENCH_FLIP_ROUNDS (5),
 #      BENCH_DOCSTORE (1; 0 skips it), BENCH_DOCSTORE_COUNT (5),
 #      BENCH_HISTORY (1; 0 skips it), BENCH_HISTORY_SAMPLES (100), BENCH_HISTORY_QUEUED (1000),
 #      BENCH_HISTORY_RUNS (3),
+#      BENCH_PAGEVIEWS (1; 0 skips it), BENCH_PAGEVIEWS_DURATION (60s),
+#      BENCH_PAGEVIEWS_CONNECTIONS (32), BENCH_PAGEVIEWS_RATE (2000),
 #      HANDY (./handy), CHROME_PATH (for Lighthouse).
 # Every process it starts is stopped on exit; it listens on 127.0.0.1 only.
 set -euo pipefail
@@ -266,4 +272,18 @@ if [ "${BENCH_HISTORY:-1}" != 0 ]; then
   echo "bench: node scripts/bench-history.mjs $handy_bin"
   # About three minutes on an idle 2-core machine; bounded so a hung Chromium cannot hold it.
   timeout 600 node scripts/bench-history.mjs "$handy_bin"
+fi
+
+# --- 8. The page-view ingest ----------------------------------------------------------------
+# Its own handy per engine (a fresh database, -client-ip-header X-Forwarded-For), on free ports;
+# PostgreSQL is the throwaway cluster of scripts/with-postgres.sh (fsync=off), when its binaries
+# are installed (scripts/ensure-tools.sh installs them).
+if [ "${BENCH_PAGEVIEWS:-1}" != 0 ]; then
+  echo
+  echo "bench: scripts/bench-pageviews.sh $handy_bin"
+  if compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+    scripts/with-postgres.sh scripts/bench-pageviews.sh "$handy_bin"
+  else
+    scripts/bench-pageviews.sh "$handy_bin"
+  fi
 fi
