@@ -1,13 +1,15 @@
 // The page-view tracker in a real browser: a beacon per page view with the right fields, on load
 // and on each client-side navigation (back included), none for a calculator rewriting its query,
 // the referrer's host only when it is another site, and nothing at all from an automated or
-// headless browser or with Global Privacy Control. The server's endpoint is stood in for here
-// (answered 204): what is tested is what the browser sends.
+// headless browser or with Global Privacy Control. The server's endpoint is stood in for there
+// (answered 204): what is tested is what the browser sends. One test goes through to the real
+// server and finds its view in the operator's report.
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PageView } from '../web/src/features/analytics/logic/pageView';
 import { expect, hydrated, test } from './fixtures';
+import { adminToken } from './playwright.config';
 
 const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '../web/build/client/.vite/manifest.json'), 'utf8')) as Record<string, { file: string }>;
 const tracker = `/${manifest['src/features/analytics/tracker.ts'].file}`;
@@ -155,4 +157,18 @@ test.describe('nothing is sent', () => {
       expect(sent).toEqual([]);
     });
   }
+});
+
+test('reaches the real server: the view is counted in the operator’s report', async ({ page }) => {
+  await notAutomated(page);
+  await openAndTrack(page, '/ko/terms-conditions'); // no other test sends a view of this page
+  const day = new Date().toISOString().slice(0, 10); // the server's days are UTC
+  const viewsOfPage = async () => {
+    const res = await page.request.get(`/api/v1/stats?from=${day}&to=${day}`, { headers: { Authorization: `Bearer ${adminToken}` } });
+    expect(res.status()).toBe(200);
+    const report = (await res.json()) as { pages: { path: string; views: number }[] };
+    return report.pages.find((p) => p.path === '/ko/terms-conditions')?.views ?? 0;
+  };
+  // Written within the ingest's one-second flush.
+  await expect.poll(viewsOfPage, { timeout: 10_000 }).toBe(1);
 });

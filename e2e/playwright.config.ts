@@ -7,6 +7,8 @@ import chromium from '../scripts/chromium.json' with { type: 'json' };
 // End-to-end tests drive Debian's Chromium (no downloaded browser) against the real binary.
 const port = Number(process.env.E2E_PORT ?? 8391);
 export const baseURL = `http://127.0.0.1:${port}`;
+/** The operator's token of the test server, for its page-view reports (GET /api/v1/stats). */
+export const adminToken = 'e2e-operator-token-0123456789abcdef';
 // A throwaway database per run, so that the accounts the tests make never meet real ones. The
 // config is also read by each worker: they inherit the directory rather than make their own.
 const dataDir = (process.env.HANDY_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'handy-e2e-')));
@@ -27,7 +29,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `./handy -addr 127.0.0.1:${port} -public-url ${baseURL} -data-dir ${dataDir}`,
+    command: `./handy -addr 127.0.0.1:${port} -public-url ${baseURL} -data-dir ${dataDir} -admin-token ${adminToken}`,
     cwd: '..',
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
