@@ -29,9 +29,10 @@ export function App({ store, year, onMount, replaceSearch = noop }: Props) {
   return (
     <Layout locale={locale} page={view.route?.page} search={view.search} year={year}>
       {Page && view.payload ? (
-        // Keyed by path: a page in another language starts afresh, with fields in its notation.
+        // Keyed by path and visit: a page in another language starts afresh, with fields in its
+        // notation, and so does a page navigated to again (a history entry with the same query).
         // eslint-disable-next-line react-hooks/static-components -- loadedPage returns the page module's own component, loaded once and cached, never one made here
-        <Page key={view.path} payload={view.payload} search={view.search} replaceSearch={replaceViewSearch} />
+        <Page key={`${view.path}#${view.visit ?? 0}`} payload={view.payload} search={view.search} replaceSearch={replaceViewSearch} />
       ) : (
         <ErrorMessage kind="notFound" locale={locale} />
       )}

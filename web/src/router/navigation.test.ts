@@ -40,7 +40,10 @@ describe('navigation', () => {
   it('shows "Page not found" in place for an unknown path', async () => {
     const { deps, store, nav } = setup();
     await nav.navigate('/de/nope');
-    expect(store.get()).toEqual({ path: '/de/nope', search: '' });
+    expect(store.get()).toEqual({ path: '/de/nope', search: '', visit: 1 });
+    // The same page again is a new visit: the page starts afresh.
+    await nav.navigate('/de/nope');
+    expect(store.get()).toEqual({ path: '/de/nope', search: '', visit: 2 });
     expect(deps.ensureMessages).toHaveBeenCalledWith('de');
     expect(deps.fetchPayload).not.toHaveBeenCalled();
     expect(deps.history.pushState).toHaveBeenCalledWith(null, '', '/de/nope');
@@ -57,7 +60,7 @@ describe('navigation', () => {
     nav.setRules([{ from: '/docs', to: 'https://docs.example/start' }]);
     await nav.navigate('/docs');
     expect(deps.fullLoad).not.toHaveBeenCalled();
-    expect(store.get()).toEqual({ path: '/docs', search: '' });
+    expect(store.get()).toEqual({ path: '/docs', search: '', visit: 1 });
   });
 
   it('chains rules into one navigation to the final target', async () => {

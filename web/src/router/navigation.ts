@@ -32,12 +32,13 @@ export function createNavigator(deps: NavigatorDeps) {
   let rules: readonly RouteRule[] = routeRules;
   let outdated = false;
   let latest = 0;
+  let visits = 0;
 
   function commit(view: View, url: URL, mode: HistoryMode) {
     const href = url.pathname + url.search + url.hash;
     if (mode === 'push') deps.history.pushState(null, '', href);
     if (mode === 'replace') deps.history.replaceState(null, '', href);
-    deps.store.set(view);
+    deps.store.set({ ...view, visit: ++visits });
     deps.afterCommit?.(view, url, mode);
   }
 

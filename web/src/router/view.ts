@@ -9,6 +9,10 @@ export interface View {
   /** Undefined for an unknown path: the page shows "Page not found". */
   route?: Route;
   payload?: Payload;
+  /** Counts the navigations of this tab (0: the page as loaded). A navigation to the very page
+   * and query already on screen (a history entry) is a new visit: the page starts afresh from
+   * its query, as a load would, rather than keep the state it had. */
+  visit?: number;
 }
 
 export type ViewStore = Store<View>;
