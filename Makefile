@@ -11,11 +11,12 @@ build: web
 	$(GO) build -o handy ./cmd/handy
 
 # Front end: packages, type check, messages check (every key in every locale, translated),
-# client and SSR bundles, prerender (+ JS budget check).
+# client, dashboard (its own bundle) and SSR bundles, prerender (+ JS budget check).
 web: node_modules
 	npx tsc -p .
 	npx vitest run --config web/vite.config.ts web/src/i18n/messages.test.ts
 	npx vite build -c web/vite.config.ts --logLevel warn
+	npx vite build -c web/vite.config.ts --mode admin --logLevel warn
 	npx vite build -c web/vite.config.ts --ssr src/app/entry-server.tsx --logLevel warn
 	node web/scripts/prerender.mjs
 

@@ -2,18 +2,21 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 // The client bundle has no HTML entry: the prerender step (web/scripts/prerender.mjs) writes
-// every document from the manifest.
-export default defineConfig(({ isSsrBuild }) => ({
+// every document from the manifest. The operator's dashboard (`--mode admin`) is a bundle of its
+// own, so that sharing code with it can never reshape the site's chunks.
+export default defineConfig(({ isSsrBuild, mode }) => ({
   root: 'web',
   plugins: [react()],
   build: {
-    outDir: isSsrBuild ? 'build/server' : 'build/client',
+    outDir: isSsrBuild ? 'build/server' : mode === 'admin' ? 'build/admin' : 'build/client',
     emptyOutDir: true,
     manifest: !isSsrBuild,
     assetsDir: 'assets',
     rolldownOptions: isSsrBuild
       ? {}
-      : {
+      : mode === 'admin'
+        ? { input: 'web/src/features/admin/entry.tsx' }
+        : {
           input: 'web/src/app/entry-client.tsx',
           // A feature's page chunk carries the feature's name (area-1a2b3c.js), not "page".
           output: {

@@ -63,6 +63,9 @@ func elementHashes(files distFiles, tag string) []string {
 			collect(f)
 		}
 	}
+	for _, f := range files.adminPages {
+		collect(f)
+	}
 	hashes := make([]string, 0, len(seen))
 	for h := range seen {
 		hashes = append(hashes, h)

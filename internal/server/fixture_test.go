@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path"
 	"strings"
 	"sync"
 	"testing"
@@ -56,6 +57,12 @@ func fixtureDist(table *site.Table) fstest.MapFS {
 			doc += filler + "</body></html>\n"
 			fsys["_errors/"+loc.Code+"/"+status+".html"] = &fstest.MapFile{Data: []byte(doc)}
 		}
+		doc := `<!doctype html><html lang="` + loc.Lang + `"><head><meta name="robots" content="noindex">` + fixtureStyle + `</head><body><h1>admin ` + loc.Code + "</h1></body></html>\n"
+		dir := loc.Code
+		if table.IsDefault(loc) {
+			dir = ""
+		}
+		fsys[path.Join(adminDir, dir, "admin/index.html")] = &fstest.MapFile{Data: []byte(doc)}
 	}
 	return fsys
 }

@@ -19,6 +19,11 @@ var ErrNotBuilt = errors.New("front end not built: run make build")
 // errorsDir holds the static error pages: _errors/{code}/404.html and 500.html.
 const errorsDir = "_errors"
 
+// adminDir holds the operator's dashboard, one document per locale laid out as the site's pages
+// are (_admin/admin/index.html is /admin, _admin/de/admin/index.html is /de/admin): served only
+// when an admin token is configured. The front end alone names its paths.
+const adminDir = "_admin"
+
 // rawFile is a file read from the build output, with the public origin substituted.
 type rawFile struct {
 	name string // path in the build output
@@ -29,6 +34,7 @@ type rawFile struct {
 type distFiles struct {
 	byURL      map[string]rawFile            // served by URL path
 	errorPages map[string]map[string]rawFile // locale code → "404"/"500" → page
+	adminPages map[string]rawFile            // the dashboard by URL path, one per locale
 }
 
 // substitutions replaces the build's placeholders with the configured values: the public origin
@@ -51,7 +57,7 @@ func substitutions(table *site.Table, cfg config.Config) *strings.Replacer {
 // readDist reads every file of dist, makes the substitutions in text files and checks that every
 // page × locale document and every error page is there.
 func readDist(dist fs.FS, table *site.Table, subst *strings.Replacer) (distFiles, error) {
-	files := distFiles{byURL: make(map[string]rawFile), errorPages: make(map[string]map[string]rawFile)}
+	files := distFiles{byURL: make(map[string]rawFile), errorPages: make(map[string]map[string]rawFile), adminPages: make(map[string]rawFile)}
 	err := fs.WalkDir(dist, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -79,6 +85,12 @@ func readDist(dist fs.FS, table *site.Table, subst *strings.Replacer) (distFiles
 					files.errorPages[code] = make(map[string]rawFile)
 				}
 				files.errorPages[code][strings.TrimSuffix(page, ".html")] = f
+			}
+			return nil
+		}
+		if rest, ok := strings.CutPrefix(name, adminDir+"/"); ok {
+			if strings.HasSuffix(rest, "/index.html") {
+				files.adminPages[urlOf(rest)] = f
 			}
 			return nil
 		}
@@ -126,6 +138,9 @@ func (f distFiles) missing(table *site.Table) []string {
 				missing = append(missing, path.Join(errorsDir, loc.Code, status+".html"))
 			}
 		}
+	}
+	if len(f.adminPages) < len(table.Locales()) {
+		missing = append(missing, fmt.Sprintf("%s/ (%d dashboard documents of %d)", adminDir, len(f.adminPages), len(table.Locales())))
 	}
 	return slices.Clip(missing)
 }

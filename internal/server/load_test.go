@@ -20,14 +20,17 @@ func TestNewRejectsIncompleteBuild(t *testing.T) {
 	delete(withoutFAQ, "de/faq/index.html")
 	without404 := fixtureDist(site.Default())
 	delete(without404, "_errors/ko/404.html")
+	withoutAdmin := fixtureDist(site.Default())
+	delete(withoutAdmin, "_admin/jp/admin/index.html")
 	tests := []struct {
 		name      string
 		dist      fstest.MapFS
 		wantInErr string
 	}{
-		{"fresh clone", fstest.MapFS{".gitkeep": {}}, "missing index.html, flip-image/index.html, area-calculator/index.html and 69 more)"},
+		{"fresh clone", fstest.MapFS{".gitkeep": {}}, "missing index.html, flip-image/index.html, area-calculator/index.html and 70 more)"},
 		{"one page missing", withoutFAQ, "missing de/faq/index.html)"},
 		{"one error page missing", without404, "missing _errors/ko/404.html)"},
+		{"one dashboard page missing", withoutAdmin, "missing _admin/ (7 dashboard documents of 8))"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -27,6 +27,9 @@ func (s *Server) routes() *http.ServeMux {
 	if s.reports != nil && s.hasAdmin {
 		s.cookielessRoutes(mux, s.statsRoutes())
 	}
+	for path := range s.admin {
+		mux.Handle("GET "+path, s.handle(s.adminPage))
+	}
 	// Anything else under /api/ is a JSON 404, never a page.
 	mux.Handle(apiRoot, s.api(func(http.ResponseWriter, *http.Request) error { return errAPINotFound }))
 	mux.Handle("/", s.handle(s.serveSite))
@@ -43,5 +46,14 @@ func (s *Server) robots(w http.ResponseWriter, r *http.Request) error {
 // serveSite: route rules (/ja/sitemap.xml → /jp/sitemap.xml), else 404.
 func (s *Server) sitemap(w http.ResponseWriter, r *http.Request) error {
 	s.sitemaps[r.URL.Path].write(w, r, http.StatusOK)
+	return nil
+}
+
+// adminPage serves the operator's dashboard, which exists only with an admin token configured
+// (without one its paths are ordinary 404s). The page holds no data: it asks for the token and
+// reads GET /api/v1/stats with it. It is never indexed, and no sitemap names it.
+func (s *Server) adminPage(w http.ResponseWriter, r *http.Request) error {
+	w.Header()["X-Robots-Tag"] = []string{"noindex, nofollow"}
+	s.admin[r.URL.Path].write(w, r, http.StatusOK)
 	return nil
 }

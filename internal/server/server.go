@@ -45,6 +45,7 @@ type Server struct {
 	files              map[string]*entry // build output by URL path
 	sitemaps           map[string]*entry // by URL path
 	robotsTxt          *entry
+	admin              map[string]*entry // the operator's dashboard by URL path; empty without an admin token
 	notFound           map[string]*entry // by locale code
 	internalError      map[string]*entry // by locale code
 	notFoundDetailPage []byte            // the default locale's 404 page, for validation details
@@ -149,6 +150,7 @@ func (s *Server) buildEntries(files distFiles, origin string) error {
 	s.sitemaps = make(map[string]*entry)
 	s.notFound = make(map[string]*entry)
 	s.internalError = make(map[string]*entry)
+	s.admin = make(map[string]*entry)
 	var jobs []entryJob
 	for url, f := range files.byURL {
 		spec := entrySpec{
@@ -166,6 +168,13 @@ func (s *Server) buildEntries(files distFiles, origin string) error {
 			spec.vary = varyRoot
 		}
 		jobs = append(jobs, entryJob{spec, func(e *entry) { s.files[url] = e }})
+	}
+	if s.hasAdmin && s.reports != nil {
+		for url, f := range files.adminPages {
+			spec := entrySpec{body: f.body, contentType: contentTypeOf(f.name), cacheControl: cacheRevalidate,
+				vary: varyEncoding, etag: true, compress: true}
+			jobs = append(jobs, entryJob{spec, func(e *entry) { s.admin[url] = e }})
+		}
 	}
 	for code, pages := range files.errorPages {
 		for status, f := range pages {

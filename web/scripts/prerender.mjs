@@ -18,12 +18,12 @@ const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
 if (!entryKey) throw new Error('prerender: no entry in the Vite manifest');
 
 /** A manifest chunk's file and those of its static imports, depth first, once each. */
-function chunkFiles(key, seen = new Set()) {
-  const chunk = manifest[key];
+function chunkFiles(key, seen = new Set(), from = manifest) {
+  const chunk = from[key];
   if (!chunk) throw new Error(`prerender: ${key} is not in the Vite manifest`);
   if (seen.has(key)) return [];
   seen.add(key);
-  return [chunk.file, ...(chunk.imports ?? []).flatMap((k) => chunkFiles(k, seen))];
+  return [chunk.file, ...(chunk.imports ?? []).flatMap((k) => chunkFiles(k, seen, from))];
 }
 
 const entryFiles = chunkFiles(entryKey);
@@ -72,6 +72,25 @@ for (const locale of app.locales) {
   }
 }
 
+// The operator's dashboard: a bundle of its own (`vite build --mode admin`, build/admin), and one
+// document per locale under _admin/ at its path (_admin/de/admin/index.html), which the server
+// serves at that path only when an admin token is configured. Its assets join the site's
+// (hashed names: no clash, and a chunk both builds made alike is one file).
+const adminClient = join(web, 'build/admin');
+const adminManifest = JSON.parse(readFileSync(join(adminClient, '.vite/manifest.json'), 'utf8'));
+const adminKey = Object.keys(adminManifest).find((k) => adminManifest[k].isEntry);
+if (!adminKey) throw new Error("prerender: no entry in the dashboard's Vite manifest");
+cpSync(join(adminClient, 'assets'), join(dist, 'assets'), { recursive: true });
+const [adminEntry, ...adminPreload] = chunkFiles(adminKey, new Set(), adminManifest);
+const adminAssets = {
+  entry: `/${adminEntry}`,
+  preload: adminPreload.map((f) => `/${f}`),
+  styles: (adminManifest[adminKey].css ?? []).map((f) => readFileSync(join(adminClient, f), 'utf8')),
+};
+for (const locale of app.locales) {
+  write(join('_admin', app.adminPath(locale.code), 'index.html'), await app.renderAdmin(locale.code, adminAssets));
+}
+
 // The build id is a hash of everything the build wrote.
 const files = (dir) =>
   readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
@@ -91,7 +110,7 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const worst = budget.reduce((a, b) => (b.brotli > a.brotli ? b : a));
 writeFileSync(join(web, 'build/budget.json'), JSON.stringify({ budgetBytes, pages: budget }, null, 2));
 console.log(
-  `prerendered ${prerendered.length} pages and ${app.locales.length * 2} error pages; build ${id}\n` +
+  `prerendered ${prerendered.length} pages, ${app.locales.length * 2} error pages and ${app.locales.length} dashboard pages; build ${id}\n` +
     `first-load JS: largest ${worst.path} ${kb(worst.brotli)} brotli (${kb(worst.gzip)} gzip); budget ${kb(budgetBytes)} brotli`,
 );
 const over = budget.filter((b) => b.brotli > budgetBytes);

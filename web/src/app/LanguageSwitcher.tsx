@@ -5,11 +5,13 @@ interface Props {
   locale: LocaleCode;
   /** The page to offer in each language; the home page when there is none (error pages). */
   page?: PageName;
-  search: string;
+  search?: string;
+  /** Where each language leads instead, for a page outside the site's table (the dashboard). */
+  hrefOf?: (code: LocaleCode) => string;
 }
 
 /** Names each language in its own language and leads to the same page in it. */
-export function LanguageSwitcher({ locale, page = 'index', search }: Props) {
+export function LanguageSwitcher({ locale, page = 'index', search = '', hrefOf = (code) => pagePath(page, code) + search }: Props) {
   const { t } = useTranslation();
   const current = localeOf(locale);
   return (
@@ -28,7 +30,7 @@ export function LanguageSwitcher({ locale, page = 'index', search }: Props) {
         {locales.map((l) => (
           <li key={l.code}>
             <a
-              href={pagePath(page, l.code) + search}
+              href={hrefOf(l.code)}
               hrefLang={l.lang}
               lang={l.lang}
               aria-current={l.code === locale ? 'true' : undefined}

@@ -7,13 +7,14 @@ import { ErrorMessage } from './ErrorMessage';
 import { Layout } from './Layout';
 import { renderDocument, type Assets } from './document';
 import { pageText } from './content';
-import { createI18n, messageChunks } from '../i18n';
+import { createI18n, ensureNamespaces, messageChunks } from '../i18n';
+import { AdminApp, adminPath } from '../features/admin/public';
 import { buildPayload, type Payload } from '../router/payload';
 import { loadPage, pageChunk } from './pageRegistry';
 import { createViewStore } from '../router/view';
 import { localeOf, locales, pagePath, routes, routeRules, type LocaleCode, type Route } from '../lib/site';
 
-export { locales, messageChunks, pageChunk, pagePath, routeRules, routes };
+export { adminPath, locales, messageChunks, pageChunk, pagePath, routeRules, routes };
 
 /** Prerenders one route: its document and its payload. */
 export async function renderRoute(
@@ -75,6 +76,36 @@ export async function renderError(
     siteName: i18n.t('site.name'),
     body: body.replace(slot, detailMarker),
     assets: { styles, preload: [] },
+    noindex: true,
+  });
+}
+
+/**
+ * Prerenders the operator's dashboard in a locale, before any token: the sign-in form. It holds
+ * no data and is not indexed; the server serves it only when an admin token is configured.
+ */
+export async function renderAdmin(code: LocaleCode, assets: Assets): Promise<string> {
+  const i18n = await createI18n(code);
+  await ensureNamespaces(i18n, ['admin']);
+  const t = i18n.fixedT('admin');
+  const body = renderToString(
+    <I18nProvider i18n={i18n}>
+      <AdminApp locale={code} />
+    </I18nProvider>,
+  );
+  return renderDocument({
+    head: {
+      title: `${t('title')} | ${i18n.t('site.name')}`,
+      description: t('description'),
+      lang: localeOf(code).lang,
+      canonical: '',
+      alternates: [],
+      ogLocale: localeOf(code).ogLocale,
+      ogLocaleAlternates: [],
+    },
+    siteName: i18n.t('site.name'),
+    body,
+    assets,
     noindex: true,
   });
 }
