@@ -7,10 +7,14 @@
 // takes a full-page PNG of each page of internal/site/site.json in English and Japanese, at
 // phone width (390 px) and desktop width (1280 px), in the light and the dark theme:
 // {page}-{locale}-{phone|desktop}-{light|dark}.png. The FAQ is taken with its first answer
-// open. Env: SHOT_LOCALES ("en,jp"), SHOT_PAGES (page names, comma-separated), CHROME_PATH.
+// open. The operator's dashboard ("admin") is taken too, after a few page views sent through
+// the real beacon endpoint, with the token typed in. Env: SHOT_LOCALES ("en,jp"), SHOT_PAGES
+// (page names, comma-separated; "admin" for the dashboard), CHROME_PATH.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
@@ -20,7 +24,7 @@ const site = JSON.parse(readFileSync(join(root, 'internal/site/site.json'), 'utf
 const browserConfig = JSON.parse(readFileSync(join(root, 'scripts/chromium.json'), 'utf8'));
 const out = process.argv[2] || join(root, 'web/build/screenshots');
 const locales = (process.env.SHOT_LOCALES || 'en,jp').split(',');
-const pageNames = process.env.SHOT_PAGES ? process.env.SHOT_PAGES.split(',') : site.pages.map((p) => p.name);
+const pageNames = process.env.SHOT_PAGES ? process.env.SHOT_PAGES.split(',') : [...site.pages.map((p) => p.name), 'admin'];
 const widths = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
 const themes = ['light', 'dark'];
 
@@ -54,7 +58,28 @@ async function waitUp(url, child) {
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const handy = spawn(join(root, 'handy'), ['-addr', `127.0.0.1:${port}`, '-public-url', base], { stdio: ['ignore', 'ignore', 'inherit'] });
+const adminToken = randomBytes(24).toString('hex');
+const dataDir = mkdtempSync(join(tmpdir(), 'handy-shots-'));
+const handy = spawn(join(root, 'handy'), ['-addr', `127.0.0.1:${port}`, '-public-url', base, '-data-dir', dataDir, '-admin-token', adminToken], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+
+/** A few page views from an ordinary browser, so that the dashboard has something to show. */
+async function sendViews() {
+  const views = [
+    ['/', 'en', 'en-US', 'www.google.com', 'desktop'],
+    ['/flip-image', 'en', 'en-GB', '', 'phone'],
+    ['/jp/area-calculator', 'jp', 'ja-JP', 'duckduckgo.com', 'phone'],
+    ['/de/speed-calculator', 'de', 'de-DE', '', 'tablet'],
+    ['/jp', 'jp', 'ja-JP', '', 'desktop'],
+  ];
+  const headers = { 'Content-Type': 'text/plain', 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0 Safari/537.36', 'Accept-Language': 'en' };
+  for (const [p, l, bl, r, s] of views) {
+    const res = await fetch(`${base}/api/v1/pageviews`, { method: 'POST', headers, body: JSON.stringify({ p, l, bl, r, s }) });
+    if (res.status !== 204) throw new Error(`page view: ${res.status}`);
+  }
+  await new Promise((r) => setTimeout(r, 1500)); // the ingest writes within a second
+}
 const browser = await chromium.launch({
   executablePath: process.env.CHROME_PATH || browserConfig.path,
   args: browserConfig.flags.filter((f) => !f.startsWith('--headless')),
@@ -62,6 +87,7 @@ const browser = await chromium.launch({
 try {
   await waitUp(`${base}/healthz`, handy);
   mkdirSync(out, { recursive: true });
+  if (pageNames.includes('admin')) await sendViews();
   let count = 0;
   for (const theme of themes) {
     for (const [device, viewport] of Object.entries(widths)) {
@@ -69,6 +95,17 @@ try {
       const page = await context.newPage();
       for (const code of locales) {
         for (const name of pageNames) {
+          if (name === 'admin') {
+            await page.goto(`${base}${code === site.defaultLocale ? '' : `/${code}`}/admin`);
+            await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+            await page.locator('input[type=password]').fill(adminToken);
+            await page.locator('main form button[type=submit]').click();
+            await page.locator('.admin-totals').waitFor();
+            await page.screenshot({ path: join(out, `admin-${code}-${device}-${theme}.png`), fullPage: true });
+            count++;
+            await page.evaluate(() => sessionStorage.clear());
+            continue;
+          }
           const p = site.pages.find((x) => x.name === name);
           if (!p) throw new Error(`no page named ${name}`);
           await page.goto(pageURL(base, code, p.path));
