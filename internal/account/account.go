@@ -59,7 +59,9 @@ type Service struct {
 	bounds site.Limits // what a password, a display name and an avatar may be
 	params Params
 	limits Limits
-	now    func() time.Time
+	// hashing caps the argon2id work running at once (hashcap.go).
+	hashing *hashCap
+	now     func() time.Time
 	// dummy is a hash of a random password: an unknown address is checked against it, so that
 	// it costs what a wrong password costs.
 	dummy string
@@ -74,13 +76,17 @@ func WithParams(p Params) Option { return func(s *Service) { s.params = p } }
 // WithLimits sets the sign-in limits.
 func WithLimits(l Limits) Option { return func(s *Service) { s.limits = l } }
 
+// WithHashing sets the cap on password hashing.
+func WithHashing(h Hashing) Option { return func(s *Service) { s.hashing = newHashCap(h) } }
+
 // WithClock sets the clock.
 func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
 
 // New returns a Service over a migrated store, whose users' documents are in docs, that holds
 // accounts to the site's limits (site.json, which the front end checks too).
 func New(st *store.Store, docs *docstore.Store, logger *slog.Logger, bounds site.Limits, opts ...Option) (*Service, error) {
-	s := &Service{store: st, docs: docs, logger: logger, bounds: bounds, params: DefaultParams, limits: DefaultLimits, now: nowMillis}
+	s := &Service{store: st, docs: docs, logger: logger, bounds: bounds, params: DefaultParams, limits: DefaultLimits,
+		hashing: newHashCap(DefaultHashing()), now: nowMillis}
 	for _, o := range opts {
 		o(s)
 	}
@@ -115,7 +121,7 @@ func (s *Service) Signup(ctx context.Context, c Credentials) (string, User, erro
 	if err != nil {
 		return "", User{}, err
 	}
-	hash, err := hashPassword(s.params, c.Password)
+	hash, err := s.hash(ctx, c.Password)
 	if err != nil {
 		return "", User{}, err
 	}
@@ -178,7 +184,10 @@ func (s *Service) Signin(ctx context.Context, c Credentials, address string) (st
 	if !known {
 		hash = s.dummy // the same work as for a known address
 	}
-	match, err := verifyPassword(hash, c.Password)
+	match, err := s.verify(ctx, hash, c.Password)
+	if errors.Is(err, ErrBusy) || ctx.Err() != nil {
+		return "", User{}, err
+	}
 	if err != nil {
 		return "", User{}, fmt.Errorf("account: stored hash of %s: %w", u.ID, err)
 	}
@@ -315,7 +324,10 @@ func (s *Service) Delete(ctx context.Context, u User, password, address string) 
 		}
 		return fmt.Errorf("account: look up user: %w", err)
 	}
-	match, err := verifyPassword(hash, password)
+	match, err := s.verify(ctx, hash, password)
+	if errors.Is(err, ErrBusy) || ctx.Err() != nil {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("account: stored hash of %s: %w", u.ID, err)
 	}

@@ -19,13 +19,14 @@ var (
 	ErrInvalidName        = errors.New("account: invalid display name")
 	ErrInvalidAvatar      = errors.New("account: invalid avatar")
 	ErrInvalidPreferences = errors.New("account: invalid preferences")
+	ErrBusy               = errors.New("account: too many passwords being checked at once")
 )
 
 // Errors returns every domain error, so that a test can check that each has a mapping.
 func Errors() []error {
 	return []error{
 		ErrInvalidEmail, ErrInvalidPassword, ErrEmailTaken, ErrWrongSignIn, ErrWrongPassword,
-		ErrUnauthenticated, ErrRateLimited, ErrInvalidName, ErrInvalidAvatar, ErrInvalidPreferences,
+		ErrUnauthenticated, ErrRateLimited, ErrInvalidName, ErrInvalidAvatar, ErrInvalidPreferences, ErrBusy,
 	}
 }
 

@@ -35,7 +35,7 @@ func TestAdminPages(t *testing.T) {
 		{http.MethodGet, "/jp/admin", 200, "admin jp"},
 		{http.MethodHead, "/ko/admin", 200, ""},
 		{http.MethodGet, "/en/admin", 404, ""}, // English has no prefix, as on the site
-		{http.MethodGet, "/admin/", 301, ""},  // the trailing-slash rule, as for any page
+		{http.MethodGet, "/admin/", 301, ""},   // the trailing-slash rule, as for any page
 		{http.MethodPost, "/admin", 405, ""},
 		{http.MethodGet, "/admin/stats", 404, ""},
 	}

@@ -43,6 +43,7 @@ func newDomainErrorTable(l site.Limits) domainErrorTable {
 			fmt.Sprintf("The avatar must be a JPEG data URL of at most %d kB.", l.AvatarMaxBytes/1000)},
 		{account.ErrInvalidPreferences, http.StatusBadRequest, "invalid-preferences",
 			fmt.Sprintf("The preferences must be an object of at most %d kB.", account.MaxPreferences/1024)},
+		{account.ErrBusy, http.StatusServiceUnavailable, "unavailable", "The server is checking too many passwords at once; try again in a moment."},
 	}
 }
 
@@ -107,6 +108,9 @@ func (t domainErrorTable) lookup(err error) (*Error, bool) {
 		var limited *account.RateLimitError
 		if errors.As(err, &limited) {
 			e.RetryAfter = limited.RetryAfter
+		}
+		if errors.Is(err, account.ErrBusy) {
+			e.RetryAfter = time.Second // a hash takes about 30 ms: a slot frees up soon
 		}
 		return e, true
 	}

@@ -33,6 +33,7 @@ func TestEveryDomainErrorIsMapped(t *testing.T) {
 		{account.ErrInvalidName, 400, "invalid-display-name", "The display name must be at most 100 characters, without control characters."},
 		{account.ErrInvalidAvatar, 400, "invalid-avatar", "The avatar must be a JPEG data URL of at most 200 kB."},
 		{account.ErrInvalidPreferences, 400, "invalid-preferences", "The preferences must be an object of at most 16 kB."},
+		{account.ErrBusy, 503, "unavailable", "The server is checking too many passwords at once; try again in a moment."},
 	}
 	s := &Server{domainErrors: newDomainErrorTable(site.Default().Limits())}
 	for _, domain := range account.Errors() {
@@ -52,6 +53,9 @@ func TestEveryDomainErrorIsMapped(t *testing.T) {
 		if e.Status != w.status || e.Code != w.code || e.Message != w.message || !errors.Is(e, domain) {
 			t.Errorf("%v → %d %q %q, want %d %q %q, the cause kept", domain, e.Status, e.Code, e.Message, w.status, w.code, w.message)
 		}
+	}
+	if e := s.publicError(fmt.Errorf("sign in: %w", account.ErrBusy)); e.RetryAfter != time.Second {
+		t.Errorf("busy hashing: Retry-After %v, want 1s", e.RetryAfter)
 	}
 	if len(want) != len(account.Errors()) {
 		t.Errorf("this test expects %d domain errors, account.Errors() has %d", len(want), len(account.Errors()))

@@ -1,0 +1,96 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestHashCap(t *testing.T) {
+	t.Parallel()
+	c := newHashCap(Hashing{Slots: 1, Queue: 1, Wait: 2 * time.Second})
+	release := make(chan struct{})
+	running := make(chan struct{})
+	first := make(chan error, 1)
+	go func() { first <- c.run(context.Background(), func() { close(running); <-release }) }()
+	<-running
+
+	// The slot is taken: the next request waits in the queue...
+	second := make(chan error, 1)
+	ran := make(chan struct{})
+	go func() { second <- c.run(context.Background(), func() { close(ran) }) }()
+	for len(c.waiting) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	// ...and with the queue full too, one more is refused at once, without running.
+	start := time.Now()
+	if err := c.run(context.Background(), func() { t.Error("ran past a full queue") }); !errors.Is(err, ErrBusy) {
+		t.Fatalf("past a full queue: %v, want ErrBusy", err)
+	}
+	if d := time.Since(start); d > 100*time.Millisecond {
+		t.Errorf("the refusal took %v: it must not wait", d)
+	}
+	close(release)
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-second; err != nil {
+		t.Fatalf("the waiting request: %v", err)
+	}
+	<-ran
+}
+
+func TestHashCapWaitAndCancel(t *testing.T) {
+	t.Parallel()
+	c := newHashCap(Hashing{Slots: 1, Queue: 4, Wait: 50 * time.Millisecond})
+	release := make(chan struct{})
+	running := make(chan struct{})
+	go c.run(context.Background(), func() { close(running); <-release })
+	<-running
+	defer close(release)
+
+	start := time.Now()
+	if err := c.run(context.Background(), func() {}); !errors.Is(err, ErrBusy) {
+		t.Fatalf("after the wait: %v, want ErrBusy", err)
+	}
+	if d := time.Since(start); d < 50*time.Millisecond {
+		t.Errorf("refused after %v, before the wait was over", d)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := c.run(ctx, func() {}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled request: %v", err)
+	}
+	if len(c.waiting) != 0 {
+		t.Errorf("%d requests still counted as waiting", len(c.waiting))
+	}
+}
+
+// Never more than Slots at once, however many ask.
+func TestHashCapBound(t *testing.T) {
+	t.Parallel()
+	c := newHashCap(Hashing{Slots: 3, Queue: 1000, Wait: 10 * time.Second})
+	var now, most atomic.Int64
+	var wg sync.WaitGroup
+	for range 200 {
+		wg.Go(func() {
+			err := c.run(context.Background(), func() {
+				n := now.Add(1)
+				for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+				}
+				time.Sleep(time.Millisecond)
+				now.Add(-1)
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if most.Load() != 3 {
+		t.Errorf("at most %d ran at once, want 3", most.Load())
+	}
+}
