@@ -165,7 +165,12 @@ func (s *Service) Signup(ctx context.Context, c Credentials) (string, User, erro
 
 // Signin checks credentials from a client address and returns a new token.
 func (s *Service) Signin(ctx context.Context, c Credentials, address string) (string, User, error) {
-	email, _ := NormalizeEmail(c.Email)
+	// An address that cannot be an account's is refused before anything is recorded or
+	// logged: the failure log and the limits hold only addresses that could sign in.
+	email, ok := NormalizeEmail(c.Email)
+	if !ok {
+		return "", User{}, ErrInvalidEmail
+	}
 	now := s.now()
 	if retry, err := s.limited(ctx, email, address, now); err != nil {
 		return "", User{}, err

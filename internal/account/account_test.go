@@ -107,7 +107,7 @@ func TestSignupAndSignin(t *testing.T) {
 			{"same address, other case", "ADA@example.com", "correct horse", nil},
 			{"wrong password", "ada@example.com", "wrong horse!", ErrWrongSignIn},
 			{"unknown address", "bob@example.com", "correct horse", ErrWrongSignIn},
-			{"not an address", "nope", "correct horse", ErrWrongSignIn},
+			{"not an address: refused before anything is checked", "nope", "correct horse", ErrInvalidEmail},
 			{"empty password", "ada@example.com", "", ErrWrongSignIn},
 		}
 		for _, tt := range tests {

@@ -104,11 +104,46 @@ func isJPEG(b64text string) bool {
 }
 
 // displayName is a display name as it is kept: trimmed, at most the site's limit in characters,
-// valid UTF-8 without control characters (sign-up and profile edits check the same rule).
+// valid UTF-8 that shows what it is (visibleName; sign-up and profile edits check the same rule).
 func (s *Service) displayName(raw string) (string, error) {
 	name := strings.TrimSpace(raw)
-	if utf8.RuneCountInString(name) > s.bounds.DisplayNameMaxLength || !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
+	if utf8.RuneCountInString(name) > s.bounds.DisplayNameMaxLength || !utf8.ValidString(name) || !visibleName(name) {
 		return "", ErrInvalidName
 	}
 	return name, nil
+}
+
+// visibleName reports whether a display name shows what it is: no control characters, no
+// line or paragraph separators, no bidirectional controls (which reorder what follows: a name
+// could make the text after it read backwards), and no invisible characters (zero-width
+// spaces, soft hyphens, word joiners, tags, Hangul fillers), which let two names that look
+// alike differ. Zero-width joiners and non-joiners stay allowed between two visible
+// characters: emoji sequences and Persian and Indic scripts need them.
+func visibleName(name string) bool {
+	runes := []rune(name)
+	for i, r := range runes {
+		switch {
+		case r == '\u200c' || r == '\u200d':
+			if i == 0 || i == len(runes)-1 || joiner(runes[i-1]) || joiner(runes[i+1]) {
+				return false
+			}
+		case unicode.IsControl(r), unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp), invisible(r):
+			return false
+		}
+	}
+	return true
+}
+
+func joiner(r rune) bool { return r == '\u200c' || r == '\u200d' }
+
+// invisible reports letters and symbols that draw nothing, outside the format characters
+// (Cf) that visibleName refuses as a class.
+func invisible(r rune) bool {
+	switch r {
+	case '\u115f', '\u1160', '\u3164', '\uffa0', // Hangul fillers
+		'\u2800', // braille pattern blank
+		'\u034f': // combining grapheme joiner
+		return true
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -8,9 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net"
 	"net/http"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -175,9 +179,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(append(body, '\n'))
 }
 
-// decodeJSON reads a request body into dst: one JSON object of the right shape, within
-// maxJSONBody, declared as application/json. Unknown fields are refused, so a misspelt field
-// is an error rather than silently ignored.
+// decodeJSON reads a request body into dst (a pointer to a struct): one JSON object of the
+// right shape, within maxJSONBody, declared as application/json. Unknown fields are refused, so
+// a misspelt field is an error rather than silently ignored, and so are names that match a
+// field only when case is ignored (encoding/json would take {"EMAIL":…} for "email").
 func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		return errNotJSON
@@ -185,11 +190,17 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	if r.ContentLength > maxJSONBody {
 		return errBodyTooLarge
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxJSONBody)
-	dec := json.NewDecoder(r.Body)
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return errBodyTooLarge
+	}
+	if err != nil {
+		return fmt.Errorf("read body: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
-		var tooLarge *http.MaxBytesError
 		var syntax *json.SyntaxError
 		var typeErr *json.UnmarshalTypeError
 		switch {
@@ -206,13 +217,44 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 		}
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return errBodyTooLarge
-		}
 		return badRequest("invalid-json", "The body must be a single JSON object.")
 	}
+	return exactFieldNames(body, dst)
+}
+
+// exactFieldNames refuses a key of the body's object that is not, byte for byte, the JSON name
+// of one of dst's fields; decodeJSON has checked everything else.
+func exactFieldNames(body []byte, dst any) error {
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(body, &keys); err != nil {
+		return badRequest("invalid-json", "The body must be a single JSON object.")
+	}
+	names := jsonFieldNames(reflect.TypeOf(dst).Elem())
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		if !names[k] {
+			return badRequest("unknown-field", fmt.Sprintf("The body has an unknown field: %q.", k))
+		}
+	}
 	return nil
+}
+
+// jsonFieldNames returns the JSON names of a struct type's exported fields.
+func jsonFieldNames(t reflect.Type) map[string]bool {
+	names := make(map[string]bool, t.NumField())
+	for f := range t.Fields() {
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch name {
+		case "-":
+			continue
+		case "":
+			name = f.Name
+		}
+		names[name] = true
+	}
+	return names
 }
 
 // bearerToken reads "Authorization: Bearer<token>" or "Bearer <token>" (the client sends the

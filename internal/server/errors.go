@@ -54,6 +54,7 @@ var (
 	errNotFound         = &Error{Status: http.StatusNotFound, Code: "not-found"}
 	errMethodNotAllowed = &Error{Status: http.StatusMethodNotAllowed, Code: "method-not-allowed"}
 	errURITooLong       = &Error{Status: http.StatusRequestURITooLong, Code: "uri-too-long", Message: "The request URI is too long."}
+	errChunkedBody      = &Error{Status: http.StatusBadRequest, Code: "transfer-encoding", Message: "Send a request body with Content-Length alone: Transfer-Encoding is not accepted on requests."}
 	errInternal         = &Error{Status: http.StatusInternalServerError, Code: "internal", Message: "Something went wrong on our side."}
 )
 

@@ -38,7 +38,7 @@ func newDomainErrorTable(l site.Limits) domainErrorTable {
 		{account.ErrUnauthenticated, http.StatusUnauthorized, "unauthenticated", "Sign in first: the token is missing, unknown or expired."},
 		{account.ErrRateLimited, http.StatusTooManyRequests, "rate-limited", "Too many failed sign-ins. Try again later."},
 		{account.ErrInvalidName, http.StatusBadRequest, "invalid-display-name",
-			fmt.Sprintf("The display name must be at most %d characters, without control characters.", l.DisplayNameMaxLength)},
+			fmt.Sprintf("The display name must be at most %d characters, without control, invisible or text-direction characters.", l.DisplayNameMaxLength)},
 		{account.ErrInvalidAvatar, http.StatusBadRequest, "invalid-avatar",
 			fmt.Sprintf("The avatar must be a JPEG data URL of at most %d kB.", l.AvatarMaxBytes/1000)},
 		{account.ErrInvalidPreferences, http.StatusBadRequest, "invalid-preferences",

@@ -30,7 +30,7 @@ func TestEveryDomainErrorIsMapped(t *testing.T) {
 		{account.ErrWrongPassword, 403, "wrong-password", "The password is wrong."},
 		{account.ErrUnauthenticated, 401, "unauthenticated", "Sign in first: the token is missing, unknown or expired."},
 		{account.ErrRateLimited, 429, "rate-limited", "Too many failed sign-ins. Try again later."},
-		{account.ErrInvalidName, 400, "invalid-display-name", "The display name must be at most 100 characters, without control characters."},
+		{account.ErrInvalidName, 400, "invalid-display-name", "The display name must be at most 100 characters, without control, invisible or text-direction characters."},
 		{account.ErrInvalidAvatar, 400, "invalid-avatar", "The avatar must be a JPEG data URL of at most 200 kB."},
 		{account.ErrInvalidPreferences, 400, "invalid-preferences", "The preferences must be an object of at most 16 kB."},
 		{account.ErrBusy, 503, "unavailable", "The server is checking too many passwords at once; try again in a moment."},

@@ -1,12 +1,13 @@
 package server
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"log/slog"
 	"net/http"
 	"path"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -46,7 +47,7 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func (s *Server) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h["X-Request-Id"] = []string{s.newRequestID()}
+		h["X-Request-Id"] = []string{newRequestID()}
 		for _, sh := range s.securityHeaders {
 			h[sh.key] = sh.value
 		}
@@ -57,6 +58,15 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		}
 		if len(r.RequestURI) > maxURILength {
 			s.writeError(sw, r, errURITooLong)
+			return
+		}
+		if r.ProtoMajor == 1 && len(r.TransferEncoding) > 0 {
+			// net/http lets Transfer-Encoding override a Content-Length and drops the latter, so
+			// a request with both (the ambiguity request smuggling exploits) cannot be told
+			// from a chunked one here: neither is taken, and the connection, whose framing a
+			// proxy in front may read otherwise, is not used again. Browsers send a length.
+			h["Connection"] = []string{"close"}
+			s.writeError(sw, r, errChunkedBody)
 			return
 		}
 		if uncleanAPIPath(r.URL.Path) {
@@ -99,14 +109,12 @@ func (s *Server) logAccess(w *statusWriter, r *http.Request, start time.Time) {
 		slog.Duration("duration", time.Since(start)))
 }
 
-// newRequestID returns an id unique to this request: the process's random prefix and a
-// sequence number. It is cheaper than reading random bytes per request.
-func (s *Server) newRequestID() string {
-	var buf [48]byte
-	b := append(buf[:0], s.requestIDPrefix...)
-	b = append(b, '-')
-	b = strconv.AppendUint(b, s.requestSeq.Add(1), 10)
-	return string(b)
+// newRequestID returns a random id for this request (96 bits): unique, and saying nothing of
+// how many requests the server has answered or which came before.
+func newRequestID() string {
+	var raw [12]byte
+	rand.Read(raw[:]) // never fails (crypto/rand panics rather than return an error since Go 1.24)
+	return hex.EncodeToString(raw[:])
 }
 
 // uncleanAPIPath reports whether path is /api itself or an API path that ServeMux would

@@ -6,9 +6,7 @@ package server
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -53,8 +51,6 @@ type Server struct {
 
 	securityHeaders []header
 	compression     compression // levels every entry is precompressed at
-	requestIDPrefix string
-	requestSeq      atomic.Uint64
 	draining        atomic.Bool
 
 	domainErrors   domainErrorTable            // what clients are told of domain errors
@@ -105,10 +101,6 @@ func New(cfg config.Config, table *site.Table, dist fs.FS, logger *slog.Logger, 
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	random := make([]byte, 6)
-	if _, err := rand.Read(random); err != nil {
-		return nil, fmt.Errorf("server: request id prefix: %w", err)
-	}
 	s := &Server{
 		table:           table,
 		logger:          logger,
@@ -118,7 +110,6 @@ func New(cfg config.Config, table *site.Table, dist fs.FS, logger *slog.Logger, 
 		homes:           make(map[string]string),
 		securityHeaders: securityHeaders(cfg.HTTPS(), hashInline(files)),
 		compression:     bestCompression,
-		requestIDPrefix: hex.EncodeToString(random),
 	}
 	if cfg.AdminToken != "" {
 		s.adminToken, s.hasAdmin = sha256.Sum256([]byte(cfg.AdminToken)), true
