@@ -76,6 +76,7 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1
 	}
+	go accounts.PruneLoop(ctx) // expired sessions, spent limits, old networks and failures
 	pageviews, err := analytics.New(ctx, st, table, cfg.PublicURL, analytics.WithLogger(logger),
 		analytics.WithRetention(cfg.AnalyticsRetention))
 	if err != nil {

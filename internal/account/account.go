@@ -7,6 +7,7 @@
 package account
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -33,15 +34,23 @@ const tokenRefresh = time.Hour
 // failureRetention is how long failed sign-ins are kept (as the privacy policy says).
 const failureRetention = 30 * 24 * time.Hour
 
-// Limits bound failed sign-ins within a sliding window.
+// Limits bound password guesses and sign-ups (throttle.go): so many at once, then the rest of
+// the window's worth spread evenly over it. An address counts by its network (an IPv4 address,
+// an IPv6 /64). A sign-in that succeeds gives back what it took.
 type Limits struct {
 	Window     time.Duration
-	PerAddress int // failures from one client address
-	PerAccount int // failures for one email address
+	PerAddress int // password checks from one network (sign-ins, deletions, password changes)
+	PerAccount int // password checks of one account from networks it has not signed in from
+	// Sign-ups, per network and in all.
+	SignupWindow      time.Duration
+	SignupsPerAddress int
+	Signups           int
 }
 
-// DefaultLimits allow a person a few typos and stop guessing.
-var DefaultLimits = Limits{Window: 15 * time.Minute, PerAddress: 30, PerAccount: 5}
+// DefaultLimits allow a person a few typos and stop guessing; a household or an office may
+// open a few accounts an hour, and a flood of sign-ups from everywhere stops at 1,000 an hour.
+var DefaultLimits = Limits{Window: 15 * time.Minute, PerAddress: 30, PerAccount: 5,
+	SignupWindow: time.Hour, SignupsPerAddress: 10, Signups: 1000}
 
 // User is an account.
 type User struct {
@@ -73,8 +82,16 @@ type Option func(*Service)
 // WithParams sets the argon2id costs.
 func WithParams(p Params) Option { return func(s *Service) { s.params = p } }
 
-// WithLimits sets the sign-in limits.
-func WithLimits(l Limits) Option { return func(s *Service) { s.limits = l } }
+// WithLimits sets the limits; a field left zero keeps its default.
+func WithLimits(l Limits) Option {
+	return func(s *Service) {
+		d := DefaultLimits
+		s.limits = Limits{
+			Window: cmp.Or(l.Window, d.Window), PerAddress: cmp.Or(l.PerAddress, d.PerAddress), PerAccount: cmp.Or(l.PerAccount, d.PerAccount),
+			SignupWindow: cmp.Or(l.SignupWindow, d.SignupWindow), SignupsPerAddress: cmp.Or(l.SignupsPerAddress, d.SignupsPerAddress), Signups: cmp.Or(l.Signups, d.Signups),
+		}
+	}
+}
 
 // WithHashing sets the cap on password hashing.
 func WithHashing(h Hashing) Option { return func(s *Service) { s.hashing = newHashCap(h) } }
@@ -106,6 +123,9 @@ type Credentials struct {
 	Locale string
 	// DisplayName is optional, at sign-up.
 	DisplayName string
+	// Address is the client's address, at sign-up: the limits count sign-ups by its network,
+	// and the account knows the network from then on.
+	Address string
 }
 
 // Signup creates an account and signs it in, returning its token.
@@ -121,11 +141,22 @@ func (s *Service) Signup(ctx context.Context, c Credentials) (string, User, erro
 	if err != nil {
 		return "", User{}, err
 	}
+	now := s.now()
+	for _, l := range []struct {
+		key  string
+		rate rate
+	}{{"signup:" + network(c.Address), rate{s.limits.SignupsPerAddress, s.limits.SignupWindow}}, {"signup", rate{s.limits.Signups, s.limits.SignupWindow}}} {
+		if wait, err := s.take(ctx, l.key, l.rate, now); err != nil {
+			return "", User{}, err
+		} else if wait > 0 {
+			s.logger.Warn("sign-up refused", slog.String("reason", "rate-limited"), slog.String("limit", l.key), slog.Duration("retry_after", wait))
+			return "", User{}, &RateLimitError{RetryAfter: wait, Err: ErrTooManySignups}
+		}
+	}
 	hash, err := s.hash(ctx, c.Password)
 	if err != nil {
 		return "", User{}, err
 	}
-	now := s.now()
 	u := User{ID: randomHex(16), Email: email, CreatedAt: now, LastSignInAt: now}
 	var token string
 	wake := func() {}
@@ -143,6 +174,9 @@ func (s *Service) Signup(ctx context.Context, c Credentials) (string, User, erro
 		}
 		if token, err = s.newSession(ctx, tx, u.ID, now); err != nil {
 			return err
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO signin_networks (user_id, network, last_at) VALUES (?, ?, ?)", u.ID, networkKey(u.ID, c.Address), ms(now)); err != nil {
+			return fmt.Errorf("account: remember the sign-up's network: %w", err)
 		}
 		req, err := newUserDoc(u.ID, displayName, c.Locale)
 		if err != nil {
@@ -172,12 +206,6 @@ func (s *Service) Signin(ctx context.Context, c Credentials, address string) (st
 		return "", User{}, ErrInvalidEmail
 	}
 	now := s.now()
-	if retry, err := s.limited(ctx, email, address, now); err != nil {
-		return "", User{}, err
-	} else if retry > 0 {
-		s.logger.Warn("sign-in refused", slog.String("reason", "rate-limited"), slog.String("email", email), slog.String("address", address), slog.Duration("retry_after", retry))
-		return "", User{}, &RateLimitError{RetryAfter: retry}
-	}
 	var u User
 	var hash string
 	var created, last int64
@@ -189,9 +217,17 @@ func (s *Service) Signin(ctx context.Context, c Credentials, address string) (st
 	if !known {
 		hash = s.dummy // the same work as for a known address
 	}
+	att, err := s.begin(ctx, email, u.ID, address, now)
+	var limited *RateLimitError
+	if errors.As(err, &limited) {
+		s.logger.Warn("sign-in refused", slog.String("reason", "rate-limited"), slog.String("email", email), slog.String("address", address), slog.Duration("retry_after", limited.RetryAfter))
+	}
+	if err != nil {
+		return "", User{}, err
+	}
 	match, err := s.verify(ctx, hash, c.Password)
 	if errors.Is(err, ErrBusy) || ctx.Err() != nil {
-		return "", User{}, err
+		return "", User{}, errors.Join(err, att.refund(context.WithoutCancel(ctx))) // never checked
 	}
 	if err != nil {
 		return "", User{}, fmt.Errorf("account: stored hash of %s: %w", u.ID, err)
@@ -208,11 +244,18 @@ func (s *Service) Signin(ctx context.Context, c Credentials, address string) (st
 		return "", User{}, ErrWrongSignIn
 	}
 	u.Email, u.CreatedAt, u.LastSignInAt = email, time.UnixMilli(created), now
+	if err := att.refund(ctx); err != nil {
+		return "", User{}, err
+	}
 	var token string
 	wake := func() {}
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		if _, err := tx.Exec(ctx, "UPDATE users SET last_sign_in_at = ? WHERE id = ?", ms(now), u.ID); err != nil {
 			return fmt.Errorf("account: record sign-in: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO signin_networks (user_id, network, last_at) VALUES (?, ?, ?)
+			ON CONFLICT (user_id, network) DO UPDATE SET last_at = excluded.last_at`, u.ID, networkKey(u.ID, address), ms(now)); err != nil {
+			return fmt.Errorf("account: remember the sign-in's network: %w", err)
 		}
 		if token, err = s.newSession(ctx, tx, u.ID, now); err != nil {
 			return err
@@ -234,30 +277,6 @@ func (s *Service) Signin(ctx context.Context, c Credentials, address string) (st
 	}
 	wake()
 	return token, u, nil
-}
-
-// limited returns how long the client must wait, if either limit is reached.
-func (s *Service) limited(ctx context.Context, email, address string, now time.Time) (time.Duration, error) {
-	since := ms(now.Add(-s.limits.Window))
-	var wait time.Duration
-	for _, q := range []struct {
-		column, value string
-		limit         int
-	}{{"email", email, s.limits.PerAccount}, {"address", address, s.limits.PerAddress}} {
-		var n int
-		var oldest sql.NullInt64
-		if err := s.store.QueryRow(ctx, "SELECT COUNT(*), MIN(at) FROM signin_failures WHERE "+q.column+" = ? AND at > ?", q.value, since).Scan(&n, &oldest); err != nil {
-			return 0, fmt.Errorf("account: count failed sign-ins: %w", err)
-		}
-		if n >= q.limit && oldest.Valid {
-			// Free again when the oldest failure in the window leaves it.
-			wait = max(wait, time.UnixMilli(oldest.Int64).Add(s.limits.Window).Sub(now))
-		}
-	}
-	if wait > 0 && wait < time.Second {
-		wait = time.Second
-	}
-	return wait, nil
 }
 
 func (s *Service) recordFailure(ctx context.Context, email, address string, now time.Time) error {
@@ -316,11 +335,13 @@ func (s *Service) Signout(ctx context.Context, token string) error {
 // here too: a stolen token must not become a way to guess the password.
 func (s *Service) Delete(ctx context.Context, u User, password, address string) error {
 	now := s.now()
-	if retry, err := s.limited(ctx, u.Email, address, now); err != nil {
+	att, err := s.begin(ctx, u.Email, u.ID, address, now)
+	var limited *RateLimitError
+	if errors.As(err, &limited) {
+		s.logger.Warn("deletion refused", slog.String("reason", "rate-limited"), slog.String("user", u.ID), slog.String("address", address), slog.Duration("retry_after", limited.RetryAfter))
+	}
+	if err != nil {
 		return err
-	} else if retry > 0 {
-		s.logger.Warn("deletion refused", slog.String("reason", "rate-limited"), slog.String("user", u.ID), slog.String("address", address), slog.Duration("retry_after", retry))
-		return &RateLimitError{RetryAfter: retry}
 	}
 	var hash string
 	if err := s.store.QueryRow(ctx, "SELECT password_hash FROM users WHERE id = ?", u.ID).Scan(&hash); err != nil {
@@ -331,7 +352,7 @@ func (s *Service) Delete(ctx context.Context, u User, password, address string) 
 	}
 	match, err := s.verify(ctx, hash, password)
 	if errors.Is(err, ErrBusy) || ctx.Err() != nil {
-		return err
+		return errors.Join(err, att.refund(context.WithoutCancel(ctx))) // never checked
 	}
 	if err != nil {
 		return fmt.Errorf("account: stored hash of %s: %w", u.ID, err)
@@ -342,6 +363,9 @@ func (s *Service) Delete(ctx context.Context, u User, password, address string) 
 			return err
 		}
 		return ErrWrongPassword
+	}
+	if err := att.refund(ctx); err != nil {
+		return err
 	}
 	// The documents, then the user with its sessions (ON DELETE CASCADE), in one transaction:
 	// no session outlives the documents to write them again.

@@ -20,6 +20,7 @@ var (
 	ErrInvalidAvatar      = errors.New("account: invalid avatar")
 	ErrInvalidPreferences = errors.New("account: invalid preferences")
 	ErrBusy               = errors.New("account: too many passwords being checked at once")
+	ErrTooManySignups     = errors.New("account: too many sign-ups")
 )
 
 // Errors returns every domain error, so that a test can check that each has a mapping.
@@ -27,17 +28,25 @@ func Errors() []error {
 	return []error{
 		ErrInvalidEmail, ErrInvalidPassword, ErrEmailTaken, ErrWrongSignIn, ErrWrongPassword,
 		ErrUnauthenticated, ErrRateLimited, ErrInvalidName, ErrInvalidAvatar, ErrInvalidPreferences, ErrBusy,
+		ErrTooManySignups,
 	}
 }
 
-// RateLimitError is ErrRateLimited (errors.Is) with how long the client must wait (errors.As).
+// RateLimitError is ErrRateLimited (errors.Is), or Err when set (ErrTooManySignups), with how
+// long the client must wait (errors.As).
 type RateLimitError struct {
 	RetryAfter time.Duration
+	Err        error
 }
 
 func (e *RateLimitError) Error() string {
-	return fmt.Sprintf("%v: retry after %v", ErrRateLimited, e.RetryAfter)
+	return fmt.Sprintf("%v: retry after %v", e.Unwrap(), e.RetryAfter)
 }
 
-// Unwrap makes errors.Is(err, ErrRateLimited) hold.
-func (e *RateLimitError) Unwrap() error { return ErrRateLimited }
+// Unwrap makes errors.Is(err, ErrRateLimited), or Err, hold.
+func (e *RateLimitError) Unwrap() error {
+	if e.Err != nil {
+		return e.Err
+	}
+	return ErrRateLimited
+}

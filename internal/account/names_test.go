@@ -18,7 +18,7 @@ func TestDisplayNameRules(t *testing.T) {
 	ok := []string{
 		"Ada", "José Ñúñez", "山田 太郎", "김민준", "Zoë-Ann O'Neil",
 		"👨\u200d👩\u200d👧 family", // emoji joined by zero-width joiners
-		"می\u200cخواهم",           // Persian, with a zero-width non-joiner
+		"می\u200cخواهم",          // Persian, with a zero-width non-joiner
 		"  trimmed  ",
 	}
 	refused := map[string]string{

@@ -52,7 +52,7 @@ func (s *Server) readCredentials(w http.ResponseWriter, r *http.Request, signup 
 			return account.Credentials{}, badRequest("invalid-locale", "The locale must be one of the site's language codes.")
 		}
 	}
-	return account.Credentials{Email: c.Email, Password: c.Password, DisplayName: c.DisplayName, Locale: c.Locale}, nil
+	return account.Credentials{Email: c.Email, Password: c.Password, DisplayName: c.DisplayName, Locale: c.Locale, Address: s.clientAddress(r)}, nil
 }
 
 func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"
@@ -52,6 +53,8 @@ type client struct {
 	h     http.Handler
 	xsrf  string
 	token string
+	// remote is the client's address ("192.0.2.10:5555" when empty).
+	remote string
 }
 
 type answer struct {
@@ -64,7 +67,7 @@ type answer struct {
 func (c *client) do(method, path, contentType, body string, header map[string]string) answer {
 	c.t.Helper()
 	r := httptest.NewRequest(method, path, strings.NewReader(body))
-	r.RemoteAddr = "192.0.2.10:5555"
+	r.RemoteAddr = cmp.Or(c.remote, "192.0.2.10:5555")
 	if contentType != "" {
 		r.Header.Set("Content-Type", contentType)
 	}
@@ -253,13 +256,20 @@ func TestSigninRateLimitAnswers429(t *testing.T) {
 		c := &client{t: t, h: h}
 		c.do("GET", "/api/v1/auth/xsrf", "", "", nil)
 		c.json("POST", "/api/v1/auth/signup", `{"email":"a@example.com","password":"12345678"}`)
+		// A stranger elsewhere spends the account's limit...
+		stranger := &client{t: t, h: h, remote: "198.51.100.9:4444"}
+		stranger.do("GET", "/api/v1/auth/xsrf", "", "", nil)
 		for range 2 {
-			c.json("POST", "/api/v1/auth/signin", `{"email":"a@example.com","password":"wrong!!!"}`)
+			stranger.json("POST", "/api/v1/auth/signin", `{"email":"a@example.com","password":"wrong!!!"}`)
 		}
-		a := c.json("POST", "/api/v1/auth/signin", `{"email":"a@example.com","password":"12345678"}`)
+		a := stranger.json("POST", "/api/v1/auth/signin", `{"email":"a@example.com","password":"12345678"}`)
 		retry := a.header.Get("Retry-After")
 		if a.status != 429 || errCode(a) != "rate-limited" || retry == "" || retry == "0" {
 			t.Fatalf("3rd sign-in: %d %s, Retry-After %q", a.status, a.raw, retry)
+		}
+		// ...which does not stop the owner from the network they signed up from.
+		if a := c.json("POST", "/api/v1/auth/signin", `{"email":"a@example.com","password":"12345678"}`); a.status != 200 {
+			t.Fatalf("the owner at home: %d %s", a.status, a.raw)
 		}
 	})
 }

@@ -43,6 +43,7 @@ func newDomainErrorTable(l site.Limits) domainErrorTable {
 			fmt.Sprintf("The avatar must be a JPEG data URL of at most %d kB.", l.AvatarMaxBytes/1000)},
 		{account.ErrInvalidPreferences, http.StatusBadRequest, "invalid-preferences",
 			fmt.Sprintf("The preferences must be an object of at most %d kB.", account.MaxPreferences/1024)},
+		{account.ErrTooManySignups, http.StatusTooManyRequests, "rate-limited", "Too many sign-ups from this network. Try again later."},
 		{account.ErrBusy, http.StatusServiceUnavailable, "unavailable", "The server is checking too many passwords at once; try again in a moment."},
 	}
 }

@@ -33,6 +33,7 @@ func TestEveryDomainErrorIsMapped(t *testing.T) {
 		{account.ErrInvalidName, 400, "invalid-display-name", "The display name must be at most 100 characters, without control, invisible or text-direction characters."},
 		{account.ErrInvalidAvatar, 400, "invalid-avatar", "The avatar must be a JPEG data URL of at most 200 kB."},
 		{account.ErrInvalidPreferences, 400, "invalid-preferences", "The preferences must be an object of at most 16 kB."},
+		{account.ErrTooManySignups, 429, "rate-limited", "Too many sign-ups from this network. Try again later."},
 		{account.ErrBusy, 503, "unavailable", "The server is checking too many passwords at once; try again in a moment."},
 	}
 	s := &Server{domainErrors: newDomainErrorTable(site.Default().Limits())}
