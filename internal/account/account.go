@@ -298,22 +298,24 @@ func (s *Service) Authenticate(ctx context.Context, token string) (User, error) 
 	}
 	now := s.now()
 	var u User
-	var created, last, expires int64
-	err := s.store.QueryRow(ctx, `SELECT u.id, u.email, u.created_at, u.last_sign_in_at, s.expires_at
-		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`, hashToken(token)).Scan(&u.ID, &u.Email, &created, &last, &expires)
+	var created, last, expires, began int64
+	err := s.store.QueryRow(ctx, `SELECT u.id, u.email, u.created_at, u.last_sign_in_at, s.expires_at, s.created_at
+		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`, hashToken(token)).Scan(&u.ID, &u.Email, &created, &last, &expires, &began)
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, ErrUnauthenticated
 	}
 	if err != nil {
 		return User{}, fmt.Errorf("account: look up token: %w", err)
 	}
+	// Sliding: 30 days without use. Absolute: a year after the sign-in, however used.
+	expires = min(expires, began+SessionLifetime.Milliseconds())
 	if expires <= ms(now) {
 		if _, err := s.store.Exec(ctx, "DELETE FROM sessions WHERE token_hash = ?", hashToken(token)); err != nil {
 			return User{}, fmt.Errorf("account: drop expired token: %w", err)
 		}
 		return User{}, ErrUnauthenticated
 	}
-	if next := ms(now.Add(TokenLifetime)); next-expires >= tokenRefresh.Milliseconds() {
+	if next := min(ms(now.Add(TokenLifetime)), began+SessionLifetime.Milliseconds()); next-expires >= tokenRefresh.Milliseconds() {
 		if _, err := s.store.Exec(ctx, "UPDATE sessions SET expires_at = ? WHERE token_hash = ?", next, hashToken(token)); err != nil {
 			return User{}, fmt.Errorf("account: extend token: %w", err)
 		}
@@ -395,7 +397,7 @@ func (s *Service) newSession(ctx context.Context, tx *store.Tx, userID string, n
 		hashToken(token), userID, ms(now), ms(now.Add(TokenLifetime))); err != nil {
 		return "", fmt.Errorf("account: create session: %w", err)
 	}
-	return token, nil
+	return token, endOldestSessions(ctx, tx, userID)
 }
 
 func hashToken(token string) string {

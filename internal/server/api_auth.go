@@ -11,6 +11,8 @@ import (
 //	POST   /api/v1/auth/signup     {email, password, displayName?, locale?} → 201 {token, user, profile}
 //	POST   /api/v1/auth/signin     {email, password, locale?}               → 200 {token, user, profile}
 //	POST   /api/v1/auth/signout                                             → 204
+//	POST   /api/v1/auth/signout-everywhere                                  → 204, every session of the account ended
+//	POST   /api/v1/auth/password  {currentPassword, newPassword}            → 204, every other session ended
 //	GET    /api/v1/auth/me                                                  → 200 {user, profile}
 //	PATCH  /api/v1/auth/me         {displayName?, avatar?, locale?, preferences?} → 200 {user, profile}
 //	DELETE /api/v1/auth/me         {password}                               → 204
@@ -21,6 +23,8 @@ func (s *Server) authRoutes() []apiRoute {
 		{http.MethodPost, "/api/v1/auth/signup", s.signup},
 		{http.MethodPost, "/api/v1/auth/signin", s.signin},
 		{http.MethodPost, "/api/v1/auth/signout", s.signout},
+		{http.MethodPost, "/api/v1/auth/signout-everywhere", s.signoutEverywhere},
+		{http.MethodPost, "/api/v1/auth/password", s.changePassword},
 		{http.MethodGet, "/api/v1/auth/me", s.me},
 		{http.MethodPatch, "/api/v1/auth/me", s.updateMe},
 		{http.MethodDelete, "/api/v1/auth/me", s.deleteMe},
@@ -90,6 +94,37 @@ func (s *Server) writeSession(w http.ResponseWriter, r *http.Request, status int
 
 func (s *Server) signout(w http.ResponseWriter, r *http.Request) error {
 	if err := s.accounts.Signout(r.Context(), bearerToken(r)); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) signoutEverywhere(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.signedIn(r)
+	if err != nil {
+		return err
+	}
+	if err := s.accounts.SignoutEverywhere(r.Context(), u); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.signedIn(r)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		CurrentPassword string `json:"currentPassword"`
+		NewPassword     string `json:"newPassword"`
+	}
+	if err := decodeJSON(w, r, &body); err != nil {
+		return err
+	}
+	if err := s.accounts.ChangePassword(r.Context(), u, body.CurrentPassword, body.NewPassword, bearerToken(r), s.clientAddress(r)); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
