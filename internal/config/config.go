@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/mail"
 	"net/url"
 	"os"
@@ -47,9 +48,35 @@ type Config struct {
 	// AnalyticsRetention is how many days of daily page-view counts are kept before today;
 	// older days are deleted hourly.
 	AnalyticsRetention int
+	// SignupLimit is how many accounts one network (an IPv4 address, an IPv6 /64) may open in
+	// an hour.
+	SignupLimit int
 	// AdminToken is the operator's bearer token for GET /api/v1/stats; empty: the endpoint
 	// does not exist (404).
 	AdminToken string
+	// TagManagerID is the tag manager's container id ("GTM-XXXX"); empty: no tag manager, no
+	// consent banner, and a CSP that names no third party.
+	TagManagerID string
+	// TagManagerHost is the origin the container is loaded from; set only with TagManagerID.
+	TagManagerHost string
+}
+
+// TagManagerOrigin returns the origin the container loads from, the one third party the CSP
+// then allows; "" without a tag manager.
+func (c Config) TagManagerOrigin() string {
+	if c.TagManagerID == "" {
+		return ""
+	}
+	return c.TagManagerHost
+}
+
+// TagManagerScript returns the URL of the tag manager's container script, or "" when no
+// tag manager is configured. Validation leaves it nothing that needs escaping in HTML or JSON.
+func (c Config) TagManagerScript() string {
+	if c.TagManagerID == "" {
+		return ""
+	}
+	return c.TagManagerHost + "/gtm.js?id=" + c.TagManagerID
 }
 
 // Contact returns the contact address: ContactEmail, or privacy@ the public URL's host.
@@ -141,6 +168,14 @@ func options() []option {
 			c.AnalyticsRetention = days
 			return nil
 		}},
+		{"signup-limit", "HANDY_SIGNUP_LIMIT", "10", "accounts one network (an IPv4 address, an IPv6 /64) may open per hour; sign-ups from all networks together stop at 100 times this", func(c *Config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 1_000_000 {
+				return errors.New("must be a whole number from 1 to 1000000, such as 10")
+			}
+			c.SignupLimit = n
+			return nil
+		}},
 		{"admin-token", "HANDY_ADMIN_TOKEN", "", fmt.Sprintf("operator's bearer token (at least %d characters, e.g. openssl rand -hex 32) for GET /api/v1/stats; unset, the endpoint answers 404", MinAdminToken), func(c *Config, v string) error {
 			if v == "" {
 				return nil
@@ -178,6 +213,26 @@ func options() []option {
 			c.Jurisdiction = strings.TrimSpace(v)
 			return nil
 		}},
+		{"tag-manager-id", "HANDY_TAG_MANAGER_ID", "", "Google Tag Manager container id (GTM- and 4 to 12 capital letters or digits); set, a consent banner asks each visitor and the container loads only after Accept", func(c *Config, v string) error {
+			if v == "" {
+				return nil
+			}
+			if !validContainerID(v) {
+				return errors.New("must be a container id such as GTM-AB12CD3: GTM- and 4 to 12 capital letters or digits")
+			}
+			c.TagManagerID = v
+			return nil
+		}},
+		{"tag-manager-host", "HANDY_TAG_MANAGER_HOST", DefaultTagManagerHost, "origin the container is loaded from, allowed by the CSP (https; http only on a loopback address, for tests); used only with -tag-manager-id", func(c *Config, v string) error {
+			origin, err := parseTagManagerHost(v)
+			if err != nil {
+				return err
+			}
+			if c.TagManagerID != "" { // set above: the table is applied in order
+				c.TagManagerHost = origin
+			}
+			return nil
+		}},
 		{"shutdown-timeout", "HANDY_SHUTDOWN_TIMEOUT", "15s", "how long in-flight requests may take to finish on SIGINT or SIGTERM", func(c *Config, v string) error {
 			d, err := time.ParseDuration(v)
 			if err != nil {
@@ -190,6 +245,69 @@ func options() []option {
 			return nil
 		}},
 	}
+}
+
+// DefaultTagManagerHost is Google Tag Manager's own origin.
+const DefaultTagManagerHost = "https://www.googletagmanager.com"
+
+// validContainerID reports whether s is GTM- followed by 4 to 12 capital letters or digits.
+func validContainerID(s string) bool {
+	rest, ok := strings.CutPrefix(s, "GTM-")
+	if !ok || len(rest) < 4 || len(rest) > 12 {
+		return false
+	}
+	for _, r := range rest {
+		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// parseTagManagerHost validates the tag manager's origin: https, or http on a loopback address
+// (a test's stand-in), a host name or IP address and an optional port. The origin goes into the
+// pages' boot data and the CSP, so only characters that need no escaping in either get through.
+func parseTagManagerHost(raw string) (string, error) {
+	origin, err := parseOrigin(raw)
+	if err != nil {
+		return "", err
+	}
+	u, err := url.Parse(origin)
+	if err != nil {
+		return "", fmt.Errorf("not a URL: %w", err)
+	}
+	host, port := u.Hostname(), u.Port()
+	ip := net.ParseIP(host)
+	switch {
+	case ip != nil && ip.To4() == nil:
+		return "", errors.New("must not be an IPv6 address, which a CSP cannot name")
+	case ip == nil && !validHostName(host):
+		return "", errors.New("must name a host such as www.googletagmanager.com")
+	case strings.ContainsFunc(port, func(r rune) bool { return r < '0' || r > '9' }):
+		return "", errors.New("must have a numeric port")
+	case u.Scheme == "http" && (ip == nil || !ip.IsLoopback()):
+		return "", errors.New("must be https (http only on a loopback address such as 127.0.0.1, for tests)")
+	}
+	return origin, nil
+}
+
+// validHostName reports whether s is a DNS name: dot-separated labels of letters, digits and
+// inner hyphens.
+func validHostName(s string) bool {
+	if s == "" || len(s) > 253 {
+		return false
+	}
+	for label := range strings.SplitSeq(s, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, r := range label {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // setAdminToken sets the admin token after checking its length; the error never shows it.

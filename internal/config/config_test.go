@@ -20,7 +20,7 @@ func TestLoadDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data", AnalyticsRetention: 400}
+	want := Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data", AnalyticsRetention: 400, SignupLimit: 10}
 	if c != want {
 		t.Errorf("Load() = %+v, want %+v", c, want)
 	}
@@ -41,7 +41,7 @@ func TestLoadPrecedence(t *testing.T) {
 			name: "environment over default",
 			env: map[string]string{"HANDY_ADDR": ":9000", "HANDY_PUBLIC_URL": "https://handy.example/", "HANDY_LOG_LEVEL": "debug",
 				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s", "HANDY_ANALYTICS_RETENTION": "30"},
-			want: Config{Addr: ":9000", PublicURL: "https://handy.example", LogLevel: slog.LevelDebug, LogFormat: "json", ShutdownTimeout: 3 * time.Second, DataDir: "data", AnalyticsRetention: 30},
+			want: Config{Addr: ":9000", PublicURL: "https://handy.example", LogLevel: slog.LevelDebug, LogFormat: "json", ShutdownTimeout: 3 * time.Second, DataDir: "data", AnalyticsRetention: 30, SignupLimit: 10},
 		},
 		{
 			name: "flag over environment",
@@ -49,12 +49,12 @@ func TestLoadPrecedence(t *testing.T) {
 				"-analytics-retention", "90d"},
 			env: map[string]string{"HANDY_ADDR": ":9000", "HANDY_PUBLIC_URL": "https://other.example", "HANDY_LOG_LEVEL": "debug",
 				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s", "HANDY_ANALYTICS_RETENTION": "30"},
-			want: Config{Addr: ":7000", PublicURL: "https://handy.example:8443", LogLevel: slog.LevelWarn, LogFormat: "text", ShutdownTimeout: time.Minute, DataDir: "data", AnalyticsRetention: 90},
+			want: Config{Addr: ":7000", PublicURL: "https://handy.example:8443", LogLevel: slog.LevelWarn, LogFormat: "text", ShutdownTimeout: time.Minute, DataDir: "data", AnalyticsRetention: 90, SignupLimit: 10},
 		},
 		{
 			name: "empty variable is unset",
 			env:  map[string]string{"HANDY_ADDR": ""},
-			want: Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data", AnalyticsRetention: 400},
+			want: Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data", AnalyticsRetention: 400, SignupLimit: 10},
 		},
 	}
 	for _, tt := range tests {
@@ -136,6 +136,8 @@ func TestLoadRejects(t *testing.T) {
 		{"retention not a number", "HANDY_ANALYTICS_RETENTION", []string{"-analytics-retention", "a year"}, nil},
 		{"retention zero", "whole number of days", []string{"-analytics-retention", "0"}, nil},
 		{"retention in hours", "whole number of days", nil, map[string]string{"HANDY_ANALYTICS_RETENTION": "24h"}},
+		{"sign-up limit zero", "whole number from 1", []string{"-signup-limit", "0"}, nil},
+		{"sign-up limit not a number", "HANDY_SIGNUP_LIMIT", nil, map[string]string{"HANDY_SIGNUP_LIMIT": "ten"}},
 		{"unknown flag", "-nope", []string{"-nope"}, nil},
 		{"stray argument", "extra", []string{"extra"}, nil},
 	}

@@ -8,18 +8,30 @@ import (
 	"strings"
 )
 
-// inlineHashes are the CSP sources of the pages' inline scripts and styles.
-type inlineHashes struct{ scripts, styles []string }
+// inlineHashes are the CSP sources of the pages' inline scripts and styles, and the origin the
+// pages load a tag manager from (none unless one is configured).
+type inlineHashes struct{ scripts, styles, tagManager []string }
 
 // cspFor returns the Content-Security-Policy: only the site's own origin, no framing, and no
 // inline script or style but the given ones, allowed by hash (hydration data travels in
-// <script type="application/json">, which is data, not script).
+// <script type="application/json">, which is data, not script). A tag manager's origin is
+// allowed to serve scripts, receive requests and serve images (its tracking pixels); nothing
+// else changes, and inline script stays forbidden.
 func cspFor(h inlineHashes) string {
-	scriptSrc := strings.Join(append([]string{"script-src 'self'"}, h.scripts...), " ")
+	scriptSrc := strings.Join(slices.Concat([]string{"script-src 'self'"}, h.tagManager, h.scripts), " ")
 	styleSrc := strings.Join(append([]string{"style-src 'self'"}, h.styles...), " ")
-	return "default-src 'self'; " + scriptSrc + "; " + styleSrc + "; img-src 'self' data: blob:; " +
-		"font-src 'self'; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'self'; " +
+	tagManager := strings.Join(slices.Concat([]string{""}, h.tagManager), " ") // "" or " https://…"
+	return "default-src 'self'; " + scriptSrc + "; " + styleSrc + "; img-src 'self' data: blob:" + tagManager + "; " +
+		"font-src 'self'; connect-src 'self'" + tagManager + "; worker-src 'self' blob:; object-src 'none'; base-uri 'self'; " +
 		"form-action 'self'; frame-ancestors 'none'"
+}
+
+// withTagManager adds the configured tag manager's origin ("" for none) to the sources.
+func withTagManager(h inlineHashes, origin string) inlineHashes {
+	if origin != "" {
+		h.tagManager = []string{origin}
+	}
+	return h
 }
 
 // hashInline returns the CSP sources of the inline scripts and styles of the HTML files.

@@ -38,20 +38,28 @@ type distFiles struct {
 }
 
 // substitutions replaces the build's placeholders with the configured values: the public origin
-// in absolute URLs, and the operator's contact address and governing law in the long-form
-// content. The config package allows no character that would need escaping in HTML or JSON;
-// escaping anyway keeps that a local fact.
+// in absolute URLs, the operator's contact address and governing law in the long-form content,
+// and the tag manager's container URL (or nothing) in every page's boot data. The config package
+// allows no character that would need escaping in HTML or JSON; escaping anyway keeps that a
+// local fact.
 func substitutions(table *site.Table, cfg config.Config) *strings.Replacer {
 	op := table.OperatorPlaceholders()
 	jurisdiction := ""
 	if cfg.Jurisdiction != "" {
 		jurisdiction = " (" + html.EscapeString(cfg.Jurisdiction) + ")"
 	}
-	return strings.NewReplacer(
+	pairs := []string{
 		table.OriginPlaceholder(), cfg.PublicURL,
 		op.ContactEmail, html.EscapeString(cfg.Contact()),
 		op.Jurisdiction, jurisdiction,
-	)
+	}
+	if tm := table.TagManagerPlaceholder(); tm != "" {
+		// A JSON string inside <script type="application/json">: nothing in it may end the string
+		// or the element (control characters are the config's to refuse).
+		jsonInScript := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "<", `\u003c`, ">", `\u003e`, "&", `\u0026`)
+		pairs = append(pairs, tm, jsonInScript.Replace(cfg.TagManagerScript()))
+	}
+	return strings.NewReplacer(pairs...)
 }
 
 // readDist reads every file of dist, makes the substitutions in text files and checks that every

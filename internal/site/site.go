@@ -55,6 +55,7 @@ type Table struct {
 	defaultLocale     Locale
 	originPlaceholder string
 	operator          OperatorPlaceholders
+	tagManager        string
 	locales           []Locale
 	pages             []Page
 	rules             []Rule
@@ -82,14 +83,15 @@ type OperatorPlaceholders struct {
 }
 
 type tableJSON struct {
-	DefaultLocale        string               `json:"defaultLocale"`
-	OriginPlaceholder    string               `json:"originPlaceholder"`
-	OperatorPlaceholders OperatorPlaceholders `json:"operatorPlaceholders"`
-	Locales              []Locale             `json:"locales"`
-	Pages                []Page               `json:"pages"`
-	RouteRules           []Rule               `json:"routeRules"`
-	MaxRedirectHops      int                  `json:"maxRedirectHops"`
-	Limits               Limits               `json:"limits"`
+	DefaultLocale         string               `json:"defaultLocale"`
+	OriginPlaceholder     string               `json:"originPlaceholder"`
+	OperatorPlaceholders  OperatorPlaceholders `json:"operatorPlaceholders"`
+	TagManagerPlaceholder string               `json:"tagManagerPlaceholder"`
+	Locales               []Locale             `json:"locales"`
+	Pages                 []Page               `json:"pages"`
+	RouteRules            []Rule               `json:"routeRules"`
+	MaxRedirectHops       int                  `json:"maxRedirectHops"`
+	Limits                Limits               `json:"limits"`
 }
 
 // Parse reads and validates a site table in the format of site.json.
@@ -101,6 +103,7 @@ func Parse(data []byte) (*Table, error) {
 	t := &Table{
 		originPlaceholder: raw.OriginPlaceholder,
 		operator:          raw.OperatorPlaceholders,
+		tagManager:        raw.TagManagerPlaceholder,
 		locales:           raw.Locales,
 		pages:             raw.Pages,
 		byPath:            make(map[string]Route),
@@ -112,6 +115,11 @@ func Parse(data []byte) (*Table, error) {
 	}
 	if op := raw.OperatorPlaceholders; len(op.ContactEmail) < 4 || len(op.Jurisdiction) < 4 || op.ContactEmail == op.Jurisdiction {
 		return nil, fmt.Errorf("site: parse table: operatorPlaceholders need two distinct tokens, got %+v", op)
+	}
+	// Optional (a table without it has no tag manager to configure), but never a token that
+	// another placeholder or a short string could contain.
+	if tm, op := raw.TagManagerPlaceholder, raw.OperatorPlaceholders; tm != "" && (len(tm) < 4 || tm == raw.OriginPlaceholder || tm == op.ContactEmail || tm == op.Jurisdiction) {
+		return nil, fmt.Errorf("site: parse table: tagManagerPlaceholder %q must be a distinct token of at least 4 characters", tm)
 	}
 	for _, loc := range raw.Locales {
 		if !isLocaleCode(loc.Code) {
@@ -202,6 +210,10 @@ func (t *Table) OriginPlaceholder() string { return t.originPlaceholder }
 
 // OperatorPlaceholders returns the tokens the server replaces with the operator's details.
 func (t *Table) OperatorPlaceholders() OperatorPlaceholders { return t.operator }
+
+// TagManagerPlaceholder returns the token every page's boot data holds where the URL of the
+// tag manager's container script goes (empty when none is configured); "" if the table has none.
+func (t *Table) TagManagerPlaceholder() string { return t.tagManager }
 
 // Locales returns every locale in table order, the default first.
 func (t *Table) Locales() []Locale { return slices.Clone(t.locales) }

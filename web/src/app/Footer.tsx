@@ -1,3 +1,4 @@
+import { CookieSettings } from '../features/consent/public';
 import { useTranslation } from '../i18n/react';
 import { footerPages, pagePath, type LocaleCode, type PageName } from '../lib/site';
 
@@ -20,6 +21,7 @@ export function Footer({ locale, page, year }: Props) {
               </a>
             </li>
           ))}
+          <CookieSettings />
         </ul>
       </nav>
       <p>{t('footer.privacyNote')}</p>

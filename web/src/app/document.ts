@@ -1,5 +1,6 @@
 // The HTML document around a prerendered body: head tags, assets and hydration data.
 import type { Head } from '../router/payload';
+import { tagManagerPlaceholder } from '../lib/site';
 import { themeScript } from '../theme/theme';
 
 export interface Assets {
@@ -19,6 +20,11 @@ export interface BootData {
   buildId: string;
   year: number;
   payload: import('../router/payload').Payload;
+  /**
+   * The tag manager's container URL, or "" when none is configured: renderDocument writes the
+   * site table's placeholder, which the server replaces at start-up (and names in its CSP).
+   */
+  tagManager?: string;
 }
 
 const escapeHtml = (s: string) =>
@@ -82,7 +88,7 @@ export function renderDocument({ head, siteName, body, assets, boot, noindex }: 
     '</head>',
     '<body>',
     `<div id="root">${body}</div>`,
-    boot ? `<script type="application/json" id="${bootDataId}">${scriptJson(boot)}</script>` : '',
+    boot ? `<script type="application/json" id="${bootDataId}">${scriptJson({ ...boot, tagManager: tagManagerPlaceholder })}</script>` : '',
     '</body>',
     '</html>',
   ];

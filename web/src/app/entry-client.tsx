@@ -2,6 +2,7 @@
 // then starts the runtime (navigation, preloading, build check) and, once idle, the analytics.
 import { hydrateRoot } from 'react-dom/client';
 import { startAnalytics } from '../features/analytics/public';
+import { startConsent } from '../features/consent/public';
 import { I18nProvider } from '../i18n/react';
 import { App } from './App';
 import { bootDataId, type BootData } from './document';
@@ -31,6 +32,7 @@ async function main() {
         onMount={() => {
           startRuntime({ boot, store, i18n });
           startAnalytics(store);
+          startConsent(store, i18n, boot.tagManager);
         }}
         replaceSearch={replaceSearch}
       />

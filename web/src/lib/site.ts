@@ -40,6 +40,8 @@ export const defaultLocale = table.defaultLocale;
 export const originPlaceholder = table.originPlaceholder;
 /** Tokens the privacy policy and terms write for the operator's details; the server fills them in. */
 export const operatorPlaceholders = table.operatorPlaceholders;
+/** What every page's boot data says in place of the tag manager's container URL; the server fills it in. */
+export const tagManagerPlaceholder: string = table.tagManagerPlaceholder;
 
 /** Redirects, tried in order; the first removes a trailing slash. */
 export const routeRules: readonly RouteRule[] = table.routeRules;
