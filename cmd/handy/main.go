@@ -67,7 +67,8 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 	table := site.Default()
 	docs := docstore.New(st, docstore.WithLogger(logger))
 	defer docs.Close() // after the server's shutdown: every acknowledged commit is answered
-	accounts, err := account.New(st, docs, logger, table.Limits())
+	accounts, err := account.New(st, docs, logger, table.Limits(),
+		account.WithLimits(account.Limits{SignupsPerAddress: cfg.SignupLimit, Signups: 100 * cfg.SignupLimit}))
 	if err != nil {
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1

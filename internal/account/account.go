@@ -48,7 +48,8 @@ type Limits struct {
 }
 
 // DefaultLimits allow a person a few typos and stop guessing; a household or an office may
-// open a few accounts an hour, and a flood of sign-ups from everywhere stops at 1,000 an hour.
+// open a few accounts an hour, and a flood of sign-ups from everywhere stops at 1,000 an hour
+// (the sign-up limits are -signup-limit's default and 100 times it).
 var DefaultLimits = Limits{Window: 15 * time.Minute, PerAddress: 30, PerAccount: 5,
 	SignupWindow: time.Hour, SignupsPerAddress: 10, Signups: 1000}
 

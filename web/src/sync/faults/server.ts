@@ -78,7 +78,9 @@ export class Handy {
 
   private spawn(): Promise<void> {
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('HANDY_')));
-    const proc = spawn(this.bin, ['-addr', this.addr, '-data-dir', this.dataDir, '-log-level', 'info'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Every seed signs up from loopback (1,000 in a soak): lift the per-network sign-up limit.
+    const args = ['-addr', this.addr, '-data-dir', this.dataDir, '-log-level', 'info', '-signup-limit', '1000000'];
+    const proc = spawn(this.bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc = proc;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`handy does not listen after 60 s:\n${this.logTail}`)), 60_000);
