@@ -1,7 +1,8 @@
 // Accounts in a real browser, against the real server (a throwaway database, see
 // playwright.config.ts): signing up, out and in; errors next to the fields; preferences that the
 // calculators open with; an avatar cropped in the browser; export; an expired token; deleting
-// the account; the dialog by keyboard, at 320 px and under axe; and proof that a visitor
+// the account; changing the password and signing out everywhere; the dialog by keyboard, at
+// 320 px and under axe; and proof that a visitor
 // without a token loads none of it.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
@@ -242,6 +243,73 @@ test('deletes the account: a wrong password is refused, the right one erases it'
 
   await signIn(page, email);
   await expect(dialog(page).locator('#account-form-error')).toHaveText(m.errors['wrong-credentials']);
+});
+
+test('changes the password: the current one first, every other device signed out, this one kept', async ({ page, browser }) => {
+  const email = uniqueEmail('password');
+  await open(page);
+  await signUp(page, email);
+  // A second device, signed in with the old password.
+  const other = await browser.newPage();
+  await other.goto('/');
+  await hydrated(other);
+  await signIn(other, email);
+  await expect(accountButton(other)).toHaveAccessibleName(`Account: ${email}`);
+  await other.keyboard.press('Escape');
+
+  const d = dialog(page);
+  await d.getByRole('tab', { name: m.tabs.security }).click();
+  const current = d.locator('#account-current-password');
+  const next = d.locator('#account-new-password');
+  await current.fill('not the password');
+  await next.fill('a brand new password');
+  await d.getByRole('button', { name: m.security.change }).click();
+  await expect(d.locator('#account-current-password-error')).toHaveText(m.errors['wrong-password']);
+  await expect(current).toBeFocused();
+
+  await current.fill(password);
+  await next.fill('short');
+  await d.getByRole('button', { name: m.security.change }).click();
+  await expect(d.locator('#account-new-password-error')).not.toBeEmpty();
+  await expect(next).toBeFocused();
+
+  await next.fill('a brand new password');
+  await d.getByRole('button', { name: m.security.change }).click();
+  await expect(toast(page, m.security.changed)).toBeVisible();
+  await expect(current).toHaveValue('');
+  expect((await serverProfile(page)).user.email).toBe(email); // this device is still signed in
+
+  await other.reload();
+  await hydrated(other);
+  await expect(toast(other, en.http['401'])).toBeVisible();
+  await expect(accountButton(other)).toHaveAccessibleName(en.nav.signIn);
+  await signIn(other, email, 'a brand new password');
+  await expect(accountButton(other)).toHaveAccessibleName(`Account: ${email}`);
+  await other.close();
+});
+
+test('signs out everywhere: this device and every other one', async ({ page, browser }) => {
+  const email = uniqueEmail('everywhere');
+  await open(page);
+  await signUp(page, email);
+  const other = await browser.newPage();
+  await other.goto('/');
+  await hydrated(other);
+  await signIn(other, email);
+  await expect(accountButton(other)).toHaveAccessibleName(`Account: ${email}`);
+
+  const d = dialog(page);
+  await d.getByRole('tab', { name: m.tabs.security }).click();
+  await d.getByRole('button', { name: m.security.everywhere }).click();
+  await expect(dialog(page)).toHaveCount(0);
+  await expect(toast(page, m.security.signedOutEverywhere)).toBeVisible();
+  await expect(accountButton(page)).toHaveAccessibleName(en.nav.signIn);
+  expect(await storedToken(page)).toBeNull();
+
+  await other.reload();
+  await hydrated(other);
+  await expect(accountButton(other)).toHaveAccessibleName(en.nav.signIn);
+  await other.close();
 });
 
 test('works by keyboard: opens, keeps focus inside, Esc closes and focus returns', async ({ page }) => {

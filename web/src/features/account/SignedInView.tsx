@@ -1,14 +1,16 @@
-// The signed-in visitor's account: who they are and signing out, then three tabs: profile
-// (name and avatar), preferences, and their data (export, delete).
+// The signed-in visitor's account: who they are and signing out, then four tabs: profile
+// (name and avatar), preferences, security (password, sign out everywhere), and their data
+// (export, delete).
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from '../../i18n/react';
 import type { Account } from './controller';
 import { DataPanel } from './DataPanel';
 import { PreferencesPanel } from './PreferencesPanel';
 import { ProfilePanel } from './ProfilePanel';
+import { SecurityPanel } from './SecurityPanel';
 import type { AccountUser } from './session';
 
-const tabs = ['profile', 'preferences', 'data'] as const;
+const tabs = ['profile', 'preferences', 'security', 'data'] as const;
 type Tab = (typeof tabs)[number];
 
 interface Props {
@@ -72,6 +74,7 @@ export function SignedInView({ account, user, close }: Props) {
       <div className="account-panel" role="tabpanel" id={`account-panel-${tab}`} aria-labelledby={`account-tab-${tab}`}>
         {tab === 'profile' && <ProfilePanel account={account} user={user} />}
         {tab === 'preferences' && <PreferencesPanel account={account} close={close} />}
+        {tab === 'security' && <SecurityPanel account={account} user={user} close={close} />}
         {tab === 'data' && <DataPanel account={account} user={user} close={close} />}
       </div>
     </div>

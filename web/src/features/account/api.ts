@@ -88,6 +88,14 @@ export function createAccountApi({ http, forms, cookie }: ApiDeps) {
       await xsrf();
       await forms.request('DELETE', 'auth/me', { password });
     },
+    async changePassword(currentPassword: string, newPassword: string) {
+      await xsrf();
+      await forms.post('auth/password', { currentPassword, newPassword });
+    },
+    async signOutEverywhere() {
+      await xsrf();
+      await http.post('auth/signout-everywhere', undefined);
+    },
     exportData: () => http.get<unknown>('auth/me/export'),
   };
 }

@@ -186,6 +186,26 @@ export function createAccount(deps: AccountDeps) {
      * synced copy holds. */
     followPreferences: () => followPreferences().catch((err: unknown) => console.warn('The synced preferences could not be read:', err)),
 
+    /** Every other session ends; this one stays. */
+    changePassword: (current: string, next: string) =>
+      attempt(async () => {
+        await api.changePassword(current, next);
+        deps.toast(t('security.changed'), 'success');
+      }),
+
+    /** Every session ends, this one too; false when the server could not be told (the page's
+     * client said why), and this device then stays signed in. */
+    async signOutEverywhere(): Promise<boolean> {
+      try {
+        await api.signOutEverywhere();
+      } catch {
+        return false;
+      }
+      signOutLocally(true);
+      deps.toast(t('security.signedOutEverywhere'), 'info');
+      return true;
+    },
+
     deleteAccount: (password: string) =>
       attempt(async () => {
         await api.remove(password);

@@ -49,7 +49,7 @@ describe('form errors', () => {
     const en = t.fixedT('account');
     expect(errorText(en, { field: 'password', key: 'invalid-password' }, 'en')).toBe('The password must be 8 to 1024 characters long.');
     expect(errorText(en, { field: 'displayName', key: 'invalid-display-name' }, 'en')).toBe(
-      'The display name can have at most 100 characters and no control characters.',
+      'The display name can have at most 100 characters, without control, invisible or text-direction characters.',
     );
     expect(checkCredentials('signUp', 'a@b.co', 'x'.repeat(1024))).toEqual([]);
     expect(checkCredentials('signUp', 'a@b.co', 'x'.repeat(1025))).toEqual([{ field: 'password', key: 'invalid-password' }]);
