@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -128,17 +130,44 @@ func openStore(ctx context.Context, cfg config.Config, logger *slog.Logger) (*st
 	return st, nil
 }
 
-// serve listens on cfg.Addr until ctx ends, then shuts down gracefully within
-// cfg.ShutdownTimeout: /readyz turns 503 and in-flight requests finish.
+// serve listens on cfg.Addr (HTTPS with -tls-cert, else HTTP), and on cfg.HTTPAddr for the
+// redirect to HTTPS, until ctx ends, then shuts down gracefully within cfg.ShutdownTimeout:
+// /readyz turns 503 and in-flight requests finish.
 func serve(ctx context.Context, srv *server.Server, cfg config.Config, logger *slog.Logger) error {
+	var tlsConfig *tls.Config
+	scheme := "http"
+	if cfg.TLS() {
+		certs, err := server.NewCertFiles(cfg.TLSCert, cfg.TLSKey, logger)
+		if err != nil {
+			return err
+		}
+		tlsConfig, scheme = server.TLSConfig(certs.GetCertificate), "https"
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	logger.Info("listening", slog.String("addr", ln.Addr().String()), slog.String("url", "http://"+ln.Addr().String()),
+	var redirect *http.Server
+	if cfg.HTTPAddr != "" {
+		rln, err := net.Listen("tcp", cfg.HTTPAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("listen for the redirect to https: %w", err)
+		}
+		redirect = server.NewRedirectServer(cfg.HTTPAddr, server.RedirectToHTTPS(cfg.PublicURL), logger)
+		go redirect.Serve(rln) // ends with its Shutdown below
+		logger.Info("redirecting to https", slog.String("addr", rln.Addr().String()), slog.String("to", cfg.PublicURL))
+	}
+	logger.Info("listening", slog.String("addr", ln.Addr().String()), slog.String("url", scheme+"://"+ln.Addr().String()),
 		slog.String("public_url", cfg.PublicURL))
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() {
+		if tlsConfig != nil {
+			served <- srv.ServeTLS(ln, tlsConfig)
+		} else {
+			served <- srv.Serve(ln)
+		}
+	}()
 	select {
 	case err := <-served:
 		return err
@@ -147,6 +176,9 @@ func serve(ctx context.Context, srv *server.Server, cfg config.Config, logger *s
 	logger.Info("shutting down", slog.Duration("timeout", cfg.ShutdownTimeout))
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
+	if redirect != nil {
+		redirect.Shutdown(shutdownCtx) // redirects only: nothing in flight worth waiting for
+	}
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return err
 	}

@@ -48,6 +48,11 @@ type Config struct {
 	// AnalyticsRetention is how many days of daily page-view counts are kept before today;
 	// older days are deleted hourly.
 	AnalyticsRetention int
+	// TLSCert and TLSKey are the certificate and key files handy serves HTTPS with (reloaded
+	// when they change); empty: plain HTTP, as behind a proxy.
+	TLSCert, TLSKey string
+	// HTTPAddr is the plain-HTTP listener that redirects to HTTPS, with TLS on; empty: none.
+	HTTPAddr string
 	// SignupLimit is how many accounts one network (an IPv4 address, an IPv6 /64) may open in
 	// an hour.
 	SignupLimit int
@@ -92,7 +97,10 @@ func (c Config) Contact() string {
 }
 
 // HTTPS reports whether the site is served over HTTPS.
-func (c Config) HTTPS() bool { return strings.HasPrefix(c.PublicURL, "https://") }
+func (c Config) HTTPS() bool { return strings.HasPrefix(c.PublicURL, "https://") || c.TLS() }
+
+// TLS reports whether handy serves HTTPS itself.
+func (c Config) TLS() bool { return c.TLSCert != "" }
 
 // option is one configuration setting: its flag, variable, default and meaning.
 type option struct {
@@ -231,6 +239,30 @@ func options() []option {
 			if c.TagManagerID != "" { // set above: the table is applied in order
 				c.TagManagerHost = origin
 			}
+			return nil
+		}},
+		{"tls-cert", "HANDY_TLS_CERT", "", "certificate file (PEM, with its chain) to serve HTTPS with on -addr, reloaded when it changes; needs -tls-key and an https -public-url", func(c *Config, v string) error {
+			c.TLSCert = v
+			return nil
+		}},
+		{"tls-key", "HANDY_TLS_KEY", "", "private key file (PEM) of -tls-cert", func(c *Config, v string) error {
+			if (c.TLSCert == "") != (v == "") {
+				return errors.New("-tls-cert and -tls-key go together: give both, or neither")
+			}
+			if v != "" && !strings.HasPrefix(c.PublicURL, "https://") {
+				return errors.New("with TLS on, -public-url must be the site's https:// address")
+			}
+			c.TLSKey = v
+			return nil
+		}},
+		{"http-addr", "HANDY_HTTP_ADDR", "", "with TLS on, a plain-HTTP address (such as :80) that answers every request with a 301 to the https -public-url", func(c *Config, v string) error {
+			if v == "" {
+				return nil
+			}
+			if !c.TLS() {
+				return errors.New("needs TLS on (-tls-cert and -tls-key): without it there is no https to redirect to")
+			}
+			c.HTTPAddr = v
 			return nil
 		}},
 		{"shutdown-timeout", "HANDY_SHUTDOWN_TIMEOUT", "15s", "how long in-flight requests may take to finish on SIGINT or SIGTERM", func(c *Config, v string) error {
