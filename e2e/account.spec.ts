@@ -5,7 +5,7 @@
 // 320 px and under axe; and proof that a visitor
 // without a token loads none of it.
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, hydrated, messages, namespaceMessages, site, test } from './fixtures';
@@ -245,17 +245,21 @@ test('deletes the account: a wrong password is refused, the right one erases it'
   await expect(dialog(page).locator('#account-form-error')).toHaveText(m.errors['wrong-credentials']);
 });
 
+/** A second device (a browser context of its own), signed in to the account. */
+async function secondDevice(browser: Browser, email: string): Promise<Page> {
+  const other = await browser.newPage();
+  await open(other);
+  await signIn(other, email);
+  await expect(accountButton(other)).toHaveAccessibleName(`Account: ${email}`);
+  await other.keyboard.press('Escape');
+  return other;
+}
+
 test('changes the password: the current one first, every other device signed out, this one kept', async ({ page, browser }) => {
   const email = uniqueEmail('password');
   await open(page);
   await signUp(page, email);
-  // A second device, signed in with the old password.
-  const other = await browser.newPage();
-  await other.goto('/');
-  await hydrated(other);
-  await signIn(other, email);
-  await expect(accountButton(other)).toHaveAccessibleName(`Account: ${email}`);
-  await other.keyboard.press('Escape');
+  const other = await secondDevice(browser, email); // signed in with the old password
 
   const d = dialog(page);
   await d.getByRole('tab', { name: m.tabs.security }).click();
@@ -292,11 +296,7 @@ test('signs out everywhere: this device and every other one', async ({ page, bro
   const email = uniqueEmail('everywhere');
   await open(page);
   await signUp(page, email);
-  const other = await browser.newPage();
-  await other.goto('/');
-  await hydrated(other);
-  await signIn(other, email);
-  await expect(accountButton(other)).toHaveAccessibleName(`Account: ${email}`);
+  const other = await secondDevice(browser, email);
 
   const d = dialog(page);
   await d.getByRole('tab', { name: m.tabs.security }).click();
