@@ -16,12 +16,14 @@ func TestWrongMethodsAnswer405(t *testing.T) {
 	t.Parallel()
 	s := newAPIServer(t, storetest.Engines()[0].Open(t), account.DefaultLimits)
 	allow := map[string]string{
-		"/api/v1/auth/signup":    "POST",
-		"/api/v1/auth/signin":    "POST",
-		"/api/v1/auth/signout":   "POST",
-		"/api/v1/auth/me":        "GET, HEAD, PATCH, DELETE",
-		"/api/v1/auth/me/export": "GET, HEAD",
-		"/api/v1/auth/xsrf":      "GET, HEAD",
+		"/api/v1/auth/signup":             "POST",
+		"/api/v1/auth/signin":             "POST",
+		"/api/v1/auth/signout":            "POST",
+		"/api/v1/auth/signout-everywhere": "POST",
+		"/api/v1/auth/password":           "POST",
+		"/api/v1/auth/me":                 "GET, HEAD, PATCH, DELETE",
+		"/api/v1/auth/me/export":          "GET, HEAD",
+		"/api/v1/auth/xsrf":               "GET, HEAD",
 	}
 	methods := []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
 	for _, rt := range s.authRoutes() {
