@@ -7,6 +7,7 @@ package main
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,8 +18,11 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
+
+	"golang.org/x/crypto/acme/autocert"
 
 	"handy/internal/account"
 	"handy/internal/analytics"
@@ -135,13 +139,22 @@ func openStore(ctx context.Context, cfg config.Config, logger *slog.Logger) (*st
 // /readyz turns 503 and in-flight requests finish.
 func serve(ctx context.Context, srv *server.Server, cfg config.Config, logger *slog.Logger) error {
 	var tlsConfig *tls.Config
-	scheme := "http"
-	if cfg.TLS() {
+	scheme, redirectTo := "http", server.RedirectToHTTPS(cfg.PublicURL)
+	switch {
+	case cfg.TLSCert != "":
 		certs, err := server.NewCertFiles(cfg.TLSCert, cfg.TLSKey, logger)
 		if err != nil {
 			return err
 		}
 		tlsConfig, scheme = server.TLSConfig(certs.GetCertificate), "https"
+	case cfg.ACMEDomains != "":
+		m, err := acmeManager(cfg)
+		if err != nil {
+			return err
+		}
+		tlsConfig, scheme = server.TLSConfig(m.GetCertificate, server.ACMEALPN), "https"
+		redirectTo = m.HTTPHandler(redirectTo) // HTTP-01 challenges first
+		logger.Info("certificates from an ACME CA", slog.String("directory", cfg.ACMEDirectory), slog.Any("domains", cfg.ACMEHosts()))
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -154,7 +167,7 @@ func serve(ctx context.Context, srv *server.Server, cfg config.Config, logger *s
 			ln.Close()
 			return fmt.Errorf("listen for the redirect to https: %w", err)
 		}
-		redirect = server.NewRedirectServer(cfg.HTTPAddr, server.RedirectToHTTPS(cfg.PublicURL), logger)
+		redirect = server.NewRedirectServer(cfg.HTTPAddr, redirectTo, logger)
 		go redirect.Serve(rln) // ends with its Shutdown below
 		logger.Info("redirecting to https", slog.String("addr", rln.Addr().String()), slog.String("to", cfg.PublicURL))
 	}
@@ -187,4 +200,22 @@ func serve(ctx context.Context, srv *server.Server, cfg config.Config, logger *s
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// acmeManager is the ACME certificate manager the configuration asks for: its certificates
+// and account key under the data directory, which must be kept (a new account and new
+// certificates at each start would meet the CA's rate limits).
+func acmeManager(cfg config.Config) (*autocert.Manager, error) {
+	o := server.ACMEOptions{Domains: cfg.ACMEHosts(), Email: cfg.ACMEEmail, Directory: cfg.ACMEDirectory, CacheDir: filepath.Join(cfg.DataDir, "acme")}
+	if cfg.ACMERoots != "" {
+		pem, err := os.ReadFile(cfg.ACMERoots)
+		if err != nil {
+			return nil, fmt.Errorf("acme: %w", err)
+		}
+		o.Roots = x509.NewCertPool()
+		if !o.Roots.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("acme: %s holds no PEM certificate", cfg.ACMERoots)
+		}
+	}
+	return server.NewACME(o), nil
 }

@@ -51,6 +51,11 @@ type Config struct {
 	// TLSCert and TLSKey are the certificate and key files handy serves HTTPS with (reloaded
 	// when they change); empty: plain HTTP, as behind a proxy.
 	TLSCert, TLSKey string
+	// ACMEDomains are the names certificates are obtained for from an ACME CA (instead of
+	// TLSCert and TLSKey); ACMEEmail is the CA's contact, ACMEDirectory its URL, ACMERoots a PEM
+	// file of CAs to trust for the directory's own HTTPS ("" for the system's).
+	ACMEDomains                         string // normalised, comma-separated: see ACMEHosts
+	ACMEEmail, ACMEDirectory, ACMERoots string
 	// HTTPAddr is the plain-HTTP listener that redirects to HTTPS, with TLS on; empty: none.
 	HTTPAddr string
 	// SignupLimit is how many accounts one network (an IPv4 address, an IPv6 /64) may open in
@@ -99,8 +104,16 @@ func (c Config) Contact() string {
 // HTTPS reports whether the site is served over HTTPS.
 func (c Config) HTTPS() bool { return strings.HasPrefix(c.PublicURL, "https://") || c.TLS() }
 
-// TLS reports whether handy serves HTTPS itself.
-func (c Config) TLS() bool { return c.TLSCert != "" }
+// TLS reports whether handy serves HTTPS itself, from files or from an ACME CA.
+func (c Config) TLS() bool { return c.TLSCert != "" || c.ACMEDomains != "" }
+
+// ACMEHosts returns the names certificates are obtained for from the ACME CA.
+func (c Config) ACMEHosts() []string {
+	if c.ACMEDomains == "" {
+		return nil
+	}
+	return strings.Split(c.ACMEDomains, ",")
+}
 
 // option is one configuration setting: its flag, variable, default and meaning.
 type option struct {
@@ -255,12 +268,54 @@ func options() []option {
 			c.TLSKey = v
 			return nil
 		}},
+		{"acme-domains", "HANDY_ACME_DOMAINS", "", "comma-separated host names to obtain certificates for from an ACME CA (instead of -tls-cert), cached under -data-dir/acme and renewed before they expire; needs an https -public-url", func(c *Config, v string) error {
+			if v == "" {
+				return nil
+			}
+			if c.TLSCert != "" {
+				return errors.New("certificates come from files (-tls-cert) or from an ACME CA (-acme-domains), not both")
+			}
+			if !strings.HasPrefix(c.PublicURL, "https://") {
+				return errors.New("with TLS on, -public-url must be the site's https:// address")
+			}
+			var hosts []string
+			for _, d := range strings.Split(v, ",") {
+				d = strings.ToLower(strings.TrimSpace(d))
+				if !strings.Contains(d, ".") || strings.ContainsAny(d, " /:*@") {
+					return fmt.Errorf("%q is not a host name such as handy.example.com", d)
+				}
+				hosts = append(hosts, d)
+			}
+			c.ACMEDomains = strings.Join(hosts, ",")
+			return nil
+		}},
+		{"acme-email", "HANDY_ACME_EMAIL", "", "contact address given to the ACME CA (expiry notices); optional", func(c *Config, v string) error {
+			if v != "" && !strings.Contains(v, "@") {
+				return errors.New("must be an email address")
+			}
+			c.ACMEEmail = v
+			return nil
+		}},
+		{"acme-directory", "HANDY_ACME_DIRECTORY", "https://acme-v02.api.letsencrypt.org/directory", "the ACME CA's directory URL (Let's Encrypt by default; its staging directory for trials)", func(c *Config, v string) error {
+			u, err := url.Parse(v)
+			if err != nil || u.Scheme != "https" || u.Host == "" {
+				return errors.New("must be an https:// URL")
+			}
+			if c.ACMEDomains != "" { // kept only where it is used
+				c.ACMEDirectory = v
+			}
+			return nil
+		}},
+		{"acme-ca-roots", "HANDY_ACME_CA_ROOTS", "", "PEM file of the CAs to trust for the ACME directory's own HTTPS (a private CA); unset, the system's", func(c *Config, v string) error {
+			c.ACMERoots = v
+			return nil
+		}},
 		{"http-addr", "HANDY_HTTP_ADDR", "", "with TLS on, a plain-HTTP address (such as :80) that answers every request with a 301 to the https -public-url", func(c *Config, v string) error {
 			if v == "" {
 				return nil
 			}
 			if !c.TLS() {
-				return errors.New("needs TLS on (-tls-cert and -tls-key): without it there is no https to redirect to")
+				return errors.New("needs TLS on (-tls-cert and -tls-key, or -acme-domains): without it there is no https to redirect to")
 			}
 			c.HTTPAddr = v
 			return nil

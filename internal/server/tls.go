@@ -75,12 +75,13 @@ func (c *CertFiles) GetCertificate(*tls.ClientHelloInfo) (*tls.Certificate, erro
 }
 
 // TLSConfig is the TLS every listener of handy uses: TLS 1.2 and later, forward-secret AEAD
-// suites only (TLS 1.3's are all of that kind), HTTP/2 offered first.
-func TLSConfig(getCertificate func(*tls.ClientHelloInfo) (*tls.Certificate, error)) *tls.Config {
+// suites only (TLS 1.3's are all of that kind), HTTP/2 offered first, then any extra protocols
+// (ACME's TLS-ALPN-01).
+func TLSConfig(getCertificate func(*tls.ClientHelloInfo) (*tls.Certificate, error), extraProtos ...string) *tls.Config {
 	return &tls.Config{
 		MinVersion:     tls.VersionTLS12,
 		GetCertificate: getCertificate,
-		NextProtos:     []string{"h2", "http/1.1"},
+		NextProtos:     append([]string{"h2", "http/1.1"}, extraProtos...),
 		CipherSuites: []uint16{
 			tls.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
 			tls.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
