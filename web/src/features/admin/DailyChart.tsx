@@ -78,15 +78,17 @@ export function DailyChart({ days, fmt }: Props) {
           onPointerMove={onPointer}
           onPointerDown={onPointer}
         >
+          {/* Strokes keep their width however the plot is stretched (an attribute: the HTML
+              checker does not know the CSS property). */}
           <svg viewBox={`0 0 ${n} 100`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
             {ticks.map((v) => (
-              <line key={v} className="admin-grid" x1="0" x2={n} y1={y(v)} y2={y(v)} />
+              <line key={v} className="admin-grid" vectorEffect="non-scaling-stroke" x1="0" x2={n} y1={y(v)} y2={y(v)} />
             ))}
-            <rect className="admin-pick" x={shown} y="0" width="1" height="100" />
+            <rect className="admin-pick" vectorEffect="non-scaling-stroke" x={shown} y="0" width="1" height="100" />
             {days.map((day, i) => (
               <rect key={day.day} className="admin-bar" x={i + 0.15} width="0.7" y={y(day.views)} height={100 - y(day.views)} />
             ))}
-            <polyline className="admin-line" points={days.map((day, i) => `${i + 0.5},${y(day.visitors)}`).join(' ')} />
+            <polyline className="admin-line" vectorEffect="non-scaling-stroke" points={days.map((day, i) => `${i + 0.5},${y(day.visitors)}`).join(' ')} />
           </svg>
         </div>
         <ol className="admin-xaxis" aria-hidden="true">
