@@ -165,4 +165,3 @@ func waitFor(t *testing.T, try func() error, log fmt.Stringer) {
 	}
 	t.Fatalf("%v\npebble:\n%s", err, log)
 }
-
