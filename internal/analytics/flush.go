@@ -189,11 +189,15 @@ func addUp(b batch, oldest day, fromMinute int64) rollup {
 const rowsPerStatement = 500
 
 // write adds b to the rollups in tx: the views per day, page, locale, language, referrer and
-// screen; the visitors not seen before today (a new analytics_visitors row) to the day's
-// unique count; the bots; the visitors of the last minutes.
+// screen (and, by migration 0007's triggers, to the per-dimension rollups the reports read);
+// the visitors not seen before today (a new analytics_visitors row) to the day's unique count;
+// the bots; the visitors of the last minutes.
 func (in *Ingester) write(ctx context.Context, tx *store.Tx, b batch) error {
 	now := in.now()
 	r := addUp(b, dayOf(now)-1, now.Unix()/60-recentMinutes)
+	if err := lockRollups(ctx, tx, in.st.Engine()); err != nil {
+		return err
+	}
 	if err := writeViews(ctx, tx, r.views); err != nil {
 		return err
 	}
@@ -293,6 +297,25 @@ func writeRecent(ctx context.Context, tx *store.Tx, recent []recentRow) error {
 			" ON CONFLICT (minute, visitor) DO NOTHING", args...); err != nil {
 			return fmt.Errorf("add recent visitors: %w", err)
 		}
+	}
+	return nil
+}
+
+// rollupLock is the PostgreSQL advisory lock ("hview") that the transactions writing the
+// rollups hold, one instance at a time.
+const rollupLock = 0x6876696577
+
+// lockRollups makes tx, on PostgreSQL, wait for the other instances' transactions that write
+// the rollups. The writer's own rows go in sorted order, but the triggers of migration 0007 add
+// each multi-row statement's rows to the per-dimension rollups as that statement ends, so two
+// flushes of several statements could take those rows' locks in opposite orders and deadlock.
+// A flush takes milliseconds: instances taking turns cost nothing. SQLite has one writer anyway.
+func lockRollups(ctx context.Context, tx *store.Tx, engine string) error {
+	if engine != store.Postgres {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(?)", int64(rollupLock)); err != nil {
+		return fmt.Errorf("lock the rollups: %w", err)
 	}
 	return nil
 }

@@ -1,11 +1,9 @@
 package analytics
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 	"time"
 
 	"handy/internal/site"
@@ -109,17 +107,18 @@ func (r *Reporter) Report(ctx context.Context, from, to time.Time) (*Report, err
 	}
 	rep := &Report{From: first.String(), To: last.String()}
 	lo, hi := rep.From, rep.To
-	if err := r.days(ctx, rep, first, last); err != nil {
+	index := rep.initDays(first, last)
+	if err := r.pageRollup(ctx, rep, index); err != nil {
+		return nil, err
+	}
+	if err := r.days(ctx, rep, index); err != nil {
 		return nil, err
 	}
 	var err error
-	if rep.Pages, err = r.pages(ctx, lo, hi); err != nil {
-		return nil, err
-	}
 	for _, l := range []struct {
 		column string
 		dst    *[]Count
-	}{{"locale", &rep.Locales}, {"lang", &rep.Langs}, {"referrer", &rep.Refs}, {"screen", &rep.Screens}} {
+	}{{"lang", &rep.Langs}, {"referrer", &rep.Refs}, {"screen", &rep.Screens}} {
 		if *l.dst, err = r.top(ctx, l.column, lo, hi); err != nil {
 			return nil, err
 		}
@@ -132,23 +131,22 @@ func (r *Reporter) Report(ctx context.Context, from, to time.Time) (*Report, err
 	return rep, nil
 }
 
-// days fills the daily series and the totals: one GROUP BY over the views, one range of the
-// days table, both on their primary key's leading day.
-func (r *Reporter) days(ctx context.Context, rep *Report, first, last day) error {
+// initDays fills the daily series with every day of the range, at zero, and returns each day's
+// index in it.
+func (rep *Report) initDays(first, last day) map[string]int {
 	rep.Days = make([]DayCount, 0, last-first+1)
 	index := make(map[string]int, last-first+1)
 	for d := first; d <= last; d++ {
 		index[d.String()] = len(rep.Days)
 		rep.Days = append(rep.Days, DayCount{Day: d.String()})
 	}
-	rows, err := r.st.Query(ctx, "SELECT day, SUM(views) FROM analytics_views WHERE day >= ? AND day <= ? GROUP BY day", rep.From, rep.To)
-	if err != nil {
-		return fmt.Errorf("analytics: report views by day: %w", err)
-	}
-	if err := scanDays(rows, func(d string, n []int64) { rep.Days[index[d]].Views = n[0] }, 1); err != nil {
-		return fmt.Errorf("analytics: report views by day: %w", err)
-	}
-	rows, err = r.st.Query(ctx, "SELECT day, visitors, bots FROM analytics_days WHERE day >= ? AND day <= ?", rep.From, rep.To)
+	return index
+}
+
+// days adds the visitors and bots to the daily series, one range of the days table on its
+// primary key, and sums the totals.
+func (r *Reporter) days(ctx context.Context, rep *Report, index map[string]int) error {
+	rows, err := r.st.Query(ctx, "SELECT day, visitors, bots FROM analytics_days WHERE day >= ? AND day <= ?", rep.From, rep.To)
 	if err != nil {
 		return fmt.Errorf("analytics: report visitors by day: %w", err)
 	}
@@ -184,34 +182,6 @@ func scanDays(rows *sql.Rows, set func(day string, counts []int64), n int) error
 	return rows.Err()
 }
 
-// pages is the top pages. Pages and locales are checked against the site table when counted,
-// so there are at most pages × locales groups: all are read and sorted here, by views then path.
-func (r *Reporter) pages(ctx context.Context, lo, hi string) ([]PageCount, error) {
-	rows, err := r.st.Query(ctx, "SELECT page, locale, SUM(views) FROM analytics_views WHERE day >= ? AND day <= ? GROUP BY page, locale", lo, hi)
-	if err != nil {
-		return nil, fmt.Errorf("analytics: report pages: %w", err)
-	}
-	defer rows.Close()
-	pages := make(map[string]site.Page)
-	for _, p := range r.table.Pages() {
-		pages[p.Name] = p
-	}
-	out := []PageCount{}
-	for rows.Next() {
-		var c PageCount
-		if err := rows.Scan(&c.Page, &c.Locale, &c.Views); err != nil {
-			return nil, fmt.Errorf("analytics: report pages: %w", err)
-		}
-		c.Path = r.path(pages, c.Page, c.Locale)
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("analytics: report pages: %w", err)
-	}
-	slices.SortFunc(out, func(a, b PageCount) int { return cmp.Or(cmp.Compare(b.Views, a.Views), cmp.Compare(a.Path, b.Path)) })
-	return out[:min(len(out), TopLimit)], nil
-}
-
 // path is the page's path in locale as the site shows it; a page or locale that the site no
 // longer has (counted by an older release) shows as "{page}___{locale}", its route name.
 func (r *Reporter) path(pages map[string]site.Page, page, locale string) string {
@@ -223,16 +193,17 @@ func (r *Reporter) path(pages map[string]site.Page, page, locale string) string 
 	return r.table.Path(p, loc)
 }
 
-// top is column's top list, by views then by name in byte order on both engines (PostgreSQL's
-// database collation may differ from SQLite's, so the order is named).
+// top is column's top list, read from the rollup that has it (dimensions.go), by views then by
+// name in byte order on both engines (PostgreSQL's database collation may differ from SQLite's,
+// so the order is named); a name left at 0 is not listed.
 func (r *Reporter) top(ctx context.Context, column, lo, hi string) ([]Count, error) {
 	collate := ""
 	if r.st.Engine() == store.Postgres {
 		collate = ` COLLATE "C"`
 	}
 	// column is one of the caller's constants, never input.
-	query := "SELECT " + column + ", SUM(views) AS n FROM analytics_views WHERE day >= ? AND day <= ? AND " + column + " <> ''" +
-		" GROUP BY " + column + " ORDER BY n DESC, " + column + collate + " LIMIT ?"
+	query := "SELECT " + column + ", SUM(views) AS n FROM " + rollupOf(column) + " WHERE day >= ? AND day <= ? AND " + column + " <> ''" +
+		" GROUP BY " + column + " HAVING SUM(views) > 0 ORDER BY n DESC, " + column + collate + " LIMIT ?"
 	rows, err := r.st.Query(ctx, query, lo, hi, TopLimit)
 	if err != nil {
 		return nil, fmt.Errorf("analytics: report %s: %w", column, err)
