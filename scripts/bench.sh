@@ -18,6 +18,11 @@
 #    scripts/with-postgres.sh, PostgreSQL): wrk with scripts/pageviews.lua posting valid beacons
 #    for BENCH_PAGEVIEWS_DURATION (req/s, p99, errors, views stored = 204s after SIGTERM), then
 #    scripts/benchpageviews: SIGTERM under 2,000 beacons/s, stored views = acknowledged beacons.
+# 9. the page-view report (scripts/benchstats, on SQLite and, under scripts/with-postgres.sh,
+#    PostgreSQL): a year of rollups seeded into a fresh database (366 days, 30,000 views a day
+#    over every page and locale), then GET /api/v1/stats of the last 30 and 365 days against a
+#    handy of its own with an admin token, one request at a time after a warm-up, then from
+#    several clients at once: p50, p95, max, and each answer checked.
 #
 # Env: BENCH_ROUNDS (3), BENCH_DURATION (10s), BENCH_WARMUP (3s), BENCH_LIGHTHOUSE (1; 0 skips it),
 #      BENCH_FLIP (1; 0 skips it), BENCH_FLIP_ROUNDS (5),
@@ -26,6 +31,8 @@
 #      BENCH_HISTORY_RUNS (3),
 #      BENCH_PAGEVIEWS (1; 0 skips it), BENCH_PAGEVIEWS_DURATION (60s),
 #      BENCH_PAGEVIEWS_CONNECTIONS (32), BENCH_PAGEVIEWS_RATE (2000),
+#      BENCH_STATS (1; 0 skips it), BENCH_STATS_N30 (200), BENCH_STATS_N365 (50),
+#      BENCH_STATS_CLIENTS (4; 0 skips the concurrent runs),
 #      HANDY (./handy), CHROME_PATH (for Lighthouse).
 # Every process it starts is stopped on exit; it listens on 127.0.0.1 only.
 set -euo pipefail
@@ -285,5 +292,25 @@ if [ "${BENCH_PAGEVIEWS:-1}" != 0 ]; then
     scripts/with-postgres.sh scripts/bench-pageviews.sh "$handy_bin"
   else
     scripts/bench-pageviews.sh "$handy_bin"
+  fi
+fi
+
+# --- 9. The page-view report ----------------------------------------------------------------
+# Per engine, a fresh database seeded with a year of page views (about 6,000 rows of
+# analytics_views a day, whose triggers fill the rollups the report reads), then a handy of its
+# own with an admin token answering GET /api/v1/stats: the latency of the /admin dashboard's
+# data. PostgreSQL is the throwaway cluster of scripts/with-postgres.sh (fsync=off; a database
+# of its own in it), when its binaries are installed.
+if [ "${BENCH_STATS:-1}" != 0 ]; then
+  echo
+  go build -o "$tmp/benchstats" ./scripts/benchstats
+  stats_args=(run -handy "$handy_bin" -n30 "${BENCH_STATS_N30:-200}" -n365 "${BENCH_STATS_N365:-50}"
+    -clients "${BENCH_STATS_CLIENTS:-4}")
+  echo "bench: scripts/benchstats ${stats_args[*]}"
+  # Seeding takes 30-90 s per engine on this machine, the requests about a minute.
+  if compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+    timeout 1200 scripts/with-postgres.sh "$tmp/benchstats" "${stats_args[@]}"
+  else
+    timeout 1200 "$tmp/benchstats" "${stats_args[@]}"
   fi
 fi
