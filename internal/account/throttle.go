@@ -18,12 +18,18 @@ type rate struct {
 	per   time.Duration
 }
 
-func (r rate) interval() time.Duration { return r.per / time.Duration(max(1, r.burst)) }
+// step is the time one attempt takes up, in the milliseconds the table counts in: rounded up,
+// so that it is never 0 (a limit of a million an hour is 3.6 ms, not 3, and a hundred million is
+// 1 ms, not nothing: with a step of 0, an attempt stamped a millisecond before another one
+// already in the table would be refused).
+func (r rate) step() int64 {
+	return int64((r.per/time.Duration(max(1, r.burst)) + time.Millisecond - 1) / time.Millisecond)
+}
 
 // take counts one attempt against key. It answers whether the attempt may go on and, if not,
 // how long until it may.
 func (s *Service) take(ctx context.Context, key string, r rate, now time.Time) (time.Duration, error) {
-	t := r.interval().Milliseconds()
+	t := r.step()
 	at := ms(now)
 	limit := at + int64(r.burst-1)*t // the latest theoretical arrival time that still lets one through
 	var allowed int
@@ -46,7 +52,7 @@ func (s *Service) take(ctx context.Context, key string, r rate, now time.Time) (
 
 // give returns an attempt taken from key: it succeeded, or it was never checked.
 func (s *Service) give(ctx context.Context, key string, r rate) error {
-	if _, err := s.store.Exec(ctx, "UPDATE signin_throttle SET tat = tat - ? WHERE key = ?", r.interval().Milliseconds(), key); err != nil {
+	if _, err := s.store.Exec(ctx, "UPDATE signin_throttle SET tat = tat - ? WHERE key = ?", r.step(), key); err != nil {
 		return fmt.Errorf("account: give back an attempt: %w", err)
 	}
 	return nil

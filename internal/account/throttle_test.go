@@ -157,3 +157,30 @@ func TestNetwork(t *testing.T) {
 		}
 	}
 }
+
+// A generous limit never rounds to nothing: with a step of 0 ms, an attempt stamped a
+// millisecond before one already counted was refused (the fault test's parallel sign-ups).
+func TestGenerousLimitsTolerateOrder(t *testing.T) {
+	t.Parallel()
+	for _, r := range []rate{{100_000_000, time.Hour}, {1_000_000, time.Hour}, {5, 15 * time.Minute}} {
+		if r.step() < 1 {
+			t.Errorf("%+v: step %d ms", r, r.step())
+		}
+	}
+	if got := (rate{1_000_000, time.Hour}).step(); got != 4 {
+		t.Errorf("a million an hour: step %d ms, want 4 (3.6 rounded up)", got)
+	}
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		s, _ := newService(t, st, nil)
+		now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+		r := rate{100_000_000, time.Hour}
+		if wait, err := s.take(ctx, "signup", r, now.Add(5*time.Millisecond)); err != nil || wait != 0 {
+			t.Fatalf("first: %v %v", wait, err)
+		}
+		// An attempt stamped earlier (its request read the clock first, then lost the race).
+		if wait, err := s.take(ctx, "signup", r, now); err != nil || wait != 0 {
+			t.Errorf("an attempt 5 ms out of order under a limit of 100 million an hour: wait %v, %v", wait, err)
+		}
+	})
+}
