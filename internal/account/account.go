@@ -176,8 +176,8 @@ func (s *Service) Signup(ctx context.Context, c Credentials) (string, User, erro
 		if token, err = s.newSession(ctx, tx, u.ID, now); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "INSERT INTO signin_networks (user_id, network, last_at) VALUES (?, ?, ?)", u.ID, networkKey(u.ID, c.Address), ms(now)); err != nil {
-			return fmt.Errorf("account: remember the sign-up's network: %w", err)
+		if err := rememberNetwork(ctx, tx, u.ID, c.Address, now); err != nil {
+			return err
 		}
 		req, err := newUserDoc(u.ID, displayName, c.Locale)
 		if err != nil {
@@ -254,9 +254,8 @@ func (s *Service) Signin(ctx context.Context, c Credentials, address string) (st
 		if _, err := tx.Exec(ctx, "UPDATE users SET last_sign_in_at = ? WHERE id = ?", ms(now), u.ID); err != nil {
 			return fmt.Errorf("account: record sign-in: %w", err)
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO signin_networks (user_id, network, last_at) VALUES (?, ?, ?)
-			ON CONFLICT (user_id, network) DO UPDATE SET last_at = excluded.last_at`, u.ID, networkKey(u.ID, address), ms(now)); err != nil {
-			return fmt.Errorf("account: remember the sign-in's network: %w", err)
+		if err := rememberNetwork(ctx, tx, u.ID, address, now); err != nil {
+			return err
 		}
 		if token, err = s.newSession(ctx, tx, u.ID, now); err != nil {
 			return err

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/netip"
 	"time"
+
+	"handy/internal/store"
 )
 
 // A rate lets burst attempts through at once, then one every per/burst: the generic cell rate
@@ -92,12 +94,13 @@ func (s *Service) knownNetwork(ctx context.Context, userID, address string, now 
 	return n > 0, nil
 }
 
-// rememberNetwork records a successful sign-in (or sign-up) from the address's network.
-func (s *Service) rememberNetwork(ctx context.Context, userID, address string, now time.Time) error {
-	_, err := s.store.Exec(ctx, `INSERT INTO signin_networks (user_id, network, last_at) VALUES (?, ?, ?)
+// rememberNetwork records, in the sign-in's (or sign-up's) transaction, that the account
+// signed in from the address's network.
+func rememberNetwork(ctx context.Context, tx *store.Tx, userID, address string, now time.Time) error {
+	_, err := tx.Exec(ctx, `INSERT INTO signin_networks (user_id, network, last_at) VALUES (?, ?, ?)
 		ON CONFLICT (user_id, network) DO UPDATE SET last_at = excluded.last_at`, userID, networkKey(userID, address), ms(now))
 	if err != nil {
-		return fmt.Errorf("account: remember a network: %w", err)
+		return fmt.Errorf("account: remember the network: %w", err)
 	}
 	return nil
 }
