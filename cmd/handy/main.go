@@ -173,6 +173,7 @@ func serve(ctx context.Context, srv *server.Server, cfg config.Config, logger *s
 	}
 	logger.Info("listening", slog.String("addr", ln.Addr().String()), slog.String("url", scheme+"://"+ln.Addr().String()),
 		slog.String("public_url", cfg.PublicURL))
+	go srv.CompressBest(ctx) // the pages, better than start-up had time for
 	served := make(chan error, 1)
 	go func() {
 		if tlsConfig != nil {

@@ -72,7 +72,7 @@ type Service struct {
 	// hashing caps the argon2id work running at once (hashcap.go).
 	hashing *hashCap
 	now     func() time.Time
-	// dummy is a hash of a random password: an unknown address is checked against it, so that
+	// dummy is a hash no password matches: an unknown address is checked against it, so that
 	// it costs what a wrong password costs.
 	dummy string
 }
@@ -108,7 +108,7 @@ func New(st *store.Store, docs *docstore.Store, logger *slog.Logger, bounds site
 	for _, o := range opts {
 		o(s)
 	}
-	dummy, err := hashPassword(s.params, randomHex(16))
+	dummy, err := dummyHash(s.params)
 	if err != nil {
 		return nil, err
 	}

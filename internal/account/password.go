@@ -34,7 +34,23 @@ func hashPassword(p Params, password string) (string, error) {
 		return "", fmt.Errorf("account: salt: %w", err)
 	}
 	key := argon2.IDKey([]byte(password), salt, p.Time, p.Memory, p.Threads, p.KeyLen)
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, p.Memory, p.Time, p.Threads, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+	return encodeHash(p, salt, key), nil
+}
+
+// dummyHash returns a hash in p's form with a random salt and a random key: checking any
+// password against it costs what checking a real hash costs, and none matches (that would take
+// a preimage of argon2id), yet making it hashes nothing, which keeps it out of start-up.
+func dummyHash(p Params) (string, error) {
+	b := make([]byte, p.SaltLen+int(p.KeyLen))
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("account: dummy hash: %w", err)
+	}
+	return encodeHash(p, b[:p.SaltLen], b[p.SaltLen:]), nil
+}
+
+// encodeHash is the PHC string of an argon2id key.
+func encodeHash(p Params, salt, key []byte) string {
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, p.Memory, p.Time, p.Threads, b64.EncodeToString(salt), b64.EncodeToString(key))
 }
 
 var errBadHash = errors.New("account: not an argon2id hash")

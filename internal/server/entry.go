@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strconv"
+	"sync/atomic"
 )
 
 // encoding is a content coding the server can answer with, in order of preference.
@@ -26,24 +27,25 @@ type variant struct {
 }
 
 // entry is a file held in memory in every encoding worth keeping. variants[encIdentity] is
-// always set; the others only when they are smaller.
+// always set; the others only when they are smaller. A variant is replaced only by a smaller
+// one of the same encoding, made in the background (Server.CompressBest), while requests read.
 type entry struct {
 	contentType  []string
 	cacheControl []string
 	vary         []string
-	variants     [numEncodings]*variant
+	variants     [numEncodings]atomic.Pointer[variant]
 }
 
 // pick returns the variant to send for the request's Accept-Encoding header values.
 func (e *entry) pick(acceptEncoding []string) *variant {
 	br, gz := acceptedEncodings(acceptEncoding)
-	if br && e.variants[encBrotli] != nil {
-		return e.variants[encBrotli]
+	if v := e.variants[encBrotli].Load(); br && v != nil {
+		return v
 	}
-	if gz && e.variants[encGzip] != nil {
-		return e.variants[encGzip]
+	if v := e.variants[encGzip].Load(); gz && v != nil {
+		return v
 	}
-	return e.variants[encIdentity]
+	return e.variants[encIdentity].Load()
 }
 
 // write answers r with e and status. For a 200 whose ETag the client holds, it answers 304.

@@ -97,12 +97,13 @@ type testServer struct {
 }
 
 // quickCompression is an Option for servers whose tests are about something else than the
-// precompressed bytes (the API, the lifecycle): it builds their entries at the fastest levels,
-// which under the race detector saves seconds a server. The page tests keep the real levels.
+// compressed bytes (the API, the lifecycle): it builds their entries at the fastest levels
+// without brotli, which under the race detector saves time a server. The page tests keep the
+// real levels.
 func quickCompression(s *Server) { s.compression = compression{gzip: gzip.BestSpeed, brotli: 0} }
 
 // servers builds one Server per public URL and shares it between tests: building compresses
-// every fixture file with brotli at quality 11, which is slow under the race detector.
+// every fixture file, which is slow under the race detector.
 var servers sync.Map // public URL → func() (testServer, error)
 
 func newTestServer(t testing.TB, publicURL string) testServer {

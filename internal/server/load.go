@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"html"
@@ -26,9 +27,14 @@ const adminDir = "_admin"
 
 // rawFile is a file read from the build output, with the public origin substituted.
 type rawFile struct {
-	name string // path in the build output
-	body []byte
+	name  string // path in the build output
+	body  []byte
+	built *precompressed // the build's compressed copies, nil if none (or stale: substituted)
 }
+
+// gzipSuffix and brotliSuffix name the build's compressed copies of a file (written by
+// web/scripts/precompress.mjs): x.js.gz and x.js.br beside x.js.
+const gzipSuffix, brotliSuffix = ".gz", ".br"
 
 // distFiles is the build output sorted by what it is for.
 type distFiles struct {
@@ -62,10 +68,12 @@ func substitutions(table *site.Table, cfg config.Config) *strings.Replacer {
 	return strings.NewReplacer(pairs...)
 }
 
-// readDist reads every file of dist, makes the substitutions in text files and checks that every
-// page × locale document and every error page is there.
+// readDist reads every file of dist, makes the substitutions in text files, pairs each file
+// with the compressed copies the build wrote beside it, and checks that every page × locale
+// document and every error page is there.
 func readDist(dist fs.FS, table *site.Table, subst *strings.Replacer) (distFiles, error) {
 	files := distFiles{byURL: make(map[string]rawFile), errorPages: make(map[string]map[string]rawFile), adminPages: make(map[string]rawFile)}
+	all := make(map[string][]byte)
 	err := fs.WalkDir(dist, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -83,30 +91,26 @@ func readDist(dist fs.FS, table *site.Table, subst *strings.Replacer) (distFiles
 		if err != nil {
 			return err
 		}
-		if substituted(name) {
-			body = []byte(subst.Replace(string(body)))
-		}
-		f := rawFile{name: name, body: body}
-		if rest, ok := strings.CutPrefix(name, errorsDir+"/"); ok {
-			if code, page, ok := strings.Cut(rest, "/"); ok && (page == "404.html" || page == "500.html") {
-				if files.errorPages[code] == nil {
-					files.errorPages[code] = make(map[string]rawFile)
-				}
-				files.errorPages[code][strings.TrimSuffix(page, ".html")] = f
-			}
-			return nil
-		}
-		if rest, ok := strings.CutPrefix(name, adminDir+"/"); ok {
-			if strings.HasSuffix(rest, "/index.html") {
-				files.adminPages[urlOf(rest)] = f
-			}
-			return nil
-		}
-		files.byURL[urlOf(name)] = f // distinct: a directory cannot also be a file
+		all[name] = body
 		return nil
 	})
 	if err != nil {
 		return distFiles{}, fmt.Errorf("read build output: %w", err)
+	}
+	for name, body := range all {
+		if copyOf(all, name) {
+			continue
+		}
+		f := rawFile{name: name, body: body}
+		if gz, br := all[name+gzipSuffix], all[name+brotliSuffix]; gz != nil || br != nil {
+			f.built = &precompressed{gzip: gz, brotli: br}
+		}
+		if substituted(name) {
+			if f.body = []byte(subst.Replace(string(body))); !bytes.Equal(f.body, body) {
+				f.built = nil // compressed before the substitution: the server compresses it
+			}
+		}
+		files.add(f)
 	}
 	if missing := files.missing(table); len(missing) > 0 {
 		more := ""
@@ -117,6 +121,38 @@ func readDist(dist fs.FS, table *site.Table, subst *strings.Replacer) (distFiles
 		return distFiles{}, fmt.Errorf("%w (missing %s%s)", ErrNotBuilt, strings.Join(missing, ", "), more)
 	}
 	return files, nil
+}
+
+// copyOf reports whether name is the build's compressed copy of another file (x.js.br of x.js).
+func copyOf(all map[string][]byte, name string) bool {
+	for _, suffix := range []string{gzipSuffix, brotliSuffix} {
+		if stem, ok := strings.CutSuffix(name, suffix); ok {
+			if _, ok := all[stem]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// add files f as an error page, a dashboard page or a file served at its URL.
+func (files distFiles) add(f rawFile) {
+	if rest, ok := strings.CutPrefix(f.name, errorsDir+"/"); ok {
+		if code, page, ok := strings.Cut(rest, "/"); ok && (page == "404.html" || page == "500.html") {
+			if files.errorPages[code] == nil {
+				files.errorPages[code] = make(map[string]rawFile)
+			}
+			files.errorPages[code][strings.TrimSuffix(page, ".html")] = f
+		}
+		return
+	}
+	if rest, ok := strings.CutPrefix(f.name, adminDir+"/"); ok {
+		if strings.HasSuffix(rest, "/index.html") {
+			files.adminPages[urlOf(rest)] = f
+		}
+		return
+	}
+	files.byURL[urlOf(f.name)] = f // distinct: a directory cannot also be a file
 }
 
 // urlOf returns the URL path a build output file is served at. An index.html answers for its

@@ -50,7 +50,8 @@ type Server struct {
 	homes              map[string]string // home URL path by locale code
 
 	securityHeaders []header
-	compression     compression // levels every entry is precompressed at
+	compression     compression // levels New compresses at what the build did not
+	belowBest       []*entry    // entries CompressBest compresses better
 	draining        atomic.Bool
 
 	domainErrors   domainErrorTable            // what clients are told of domain errors
@@ -109,7 +110,7 @@ func New(cfg config.Config, table *site.Table, dist fs.FS, logger *slog.Logger, 
 		clientIPHeader:  cfg.ClientIPHeader,
 		homes:           make(map[string]string),
 		securityHeaders: securityHeaders(cfg.HTTPS(), withTagManager(hashInline(files), cfg.TagManagerOrigin())),
-		compression:     bestCompression,
+		compression:     startCompression,
 	}
 	if cfg.AdminToken != "" {
 		s.adminToken, s.hasAdmin = sha256.Sum256([]byte(cfg.AdminToken)), true
@@ -151,6 +152,7 @@ func (s *Server) buildEntries(files distFiles, origin string) error {
 			vary:         varyEncoding,
 			etag:         true,
 			compress:     compressible(f.name),
+			built:        f.built,
 		}
 		if strings.HasPrefix(url, "/assets/") {
 			spec.cacheControl = cacheImmutable
@@ -163,7 +165,7 @@ func (s *Server) buildEntries(files distFiles, origin string) error {
 	if s.hasAdmin && s.reports != nil {
 		for url, f := range files.adminPages {
 			spec := entrySpec{body: f.body, contentType: contentTypeOf(f.name), cacheControl: cacheRevalidate,
-				vary: varyEncoding, etag: true, compress: true}
+				vary: varyEncoding, etag: true, compress: true, built: f.built}
 			jobs = append(jobs, entryJob{spec, func(e *entry) { s.admin[url] = e }})
 		}
 	}
@@ -173,7 +175,8 @@ func (s *Server) buildEntries(files distFiles, origin string) error {
 			if status == "404" {
 				byCode = s.notFound
 			}
-			spec := entrySpec{body: f.body, contentType: contentTypeOf(f.name), cacheControl: cacheNoStore, vary: varyEncoding, compress: true}
+			spec := entrySpec{body: f.body, contentType: contentTypeOf(f.name), cacheControl: cacheNoStore, vary: varyEncoding,
+				compress: true, built: f.built}
 			jobs = append(jobs, entryJob{spec, func(e *entry) { byCode[code] = e }})
 		}
 	}
@@ -186,9 +189,11 @@ func (s *Server) buildEntries(files distFiles, origin string) error {
 	robots := entrySpec{body: buildRobots(s.table, origin), contentType: contentTypeOf("robots.txt"),
 		cacheControl: cacheRevalidate, vary: varyEncoding, etag: true, compress: true}
 	jobs = append(jobs, entryJob{robots, func(e *entry) { s.robotsTxt = e }})
-	if err := buildEntries(jobs, s.compression); err != nil {
+	below, err := buildEntries(jobs, s.compression)
+	if err != nil {
 		return err
 	}
+	s.belowBest = below
 
 	for _, r := range s.table.Routes() {
 		if r.Page.Path == "/" {
@@ -202,6 +207,21 @@ func (s *Server) buildEntries(files distFiles, origin string) error {
 			slog.String("file", en404.name), slog.String("marker", detailMarker))
 	}
 	return nil
+}
+
+// CompressBest recompresses at the best levels, one file at a time (on one core: the others
+// keep serving), what New compressed quickly, and swaps each in as it is done: about 7 s after
+// start-up on this machine. It returns when all are done, or at once when ctx ends. Call it once.
+func (s *Server) CompressBest(ctx context.Context) {
+	start := time.Now()
+	if err := compressBest(ctx, s.belowBest); err != nil {
+		if ctx.Err() == nil {
+			s.logger.Error("compressing at the best level", slog.String("error", err.Error()))
+		}
+		return
+	}
+	s.logger.Info("pages compressed at the best levels", slog.Int("files", len(s.belowBest)),
+		slog.Duration("took", time.Since(start).Round(time.Millisecond)))
 }
 
 // Handler returns the server's HTTP handler, middleware included.

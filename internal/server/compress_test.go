@@ -1,0 +1,202 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+
+	"handy/internal/config"
+	"handy/internal/site"
+	"handy/web"
+)
+
+// TestBuildCopies: the compressed copies the build wrote beside a file are served as they are,
+// never at a URL of their own; a copy of a file the server writes the configuration into is
+// stale and ignored; a .gz without its file beside it is an ordinary file.
+func TestBuildCopies(t *testing.T) {
+	t.Parallel()
+	table := site.Default()
+	dist := fixtureDist(table)
+	js := dist["assets/app-3f9a1c.js"].Data
+	// Not what the server would make of js: proof that it sends the build's bytes.
+	builtGzip := mustGzip(t, append(js, "// built\n"...))
+	builtBrotli := mustBrotli(t, append(js, "// built\n"...))
+	dist["assets/app-3f9a1c.js.gz"] = &fstest.MapFile{Data: builtGzip}
+	dist["assets/app-3f9a1c.js.br"] = &fstest.MapFile{Data: builtBrotli}
+	stale := mustBrotli(t, dist["de/faq/_payload.json"].Data) // holds the origin placeholder
+	dist["de/faq/_payload.json.br"] = &fstest.MapFile{Data: stale}
+	dist["downloads/sample.txt.gz"] = &fstest.MapFile{Data: mustGzip(t, []byte("a download\n"))}
+	s, err := New(config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}, table, dist, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for enc, want := range map[string][]byte{"gzip": builtGzip, "br": builtBrotli} {
+		res, body := serve(t, s.Handler(), request{target: "/assets/app-3f9a1c.js", header: map[string]string{"Accept-Encoding": enc}})
+		if res.Header.Get("Content-Encoding") != enc || body != string(want) {
+			t.Errorf("%s: Content-Encoding %q, %d bytes; want the build's %d bytes", enc, res.Header.Get("Content-Encoding"), len(body), len(want))
+		}
+	}
+	res, body := serve(t, s.Handler(), request{target: "/de/faq/_payload.json", header: map[string]string{"Accept-Encoding": "br"}})
+	if got := decode(t, res, body); !strings.Contains(got, httpOrigin) || body == string(stale) {
+		t.Errorf("payload with a stale build copy: served %q", got)
+	}
+	for _, target := range []string{"/assets/app-3f9a1c.js.gz", "/assets/app-3f9a1c.js.br", "/de/faq/_payload.json.br"} {
+		if res, _ := serve(t, s.Handler(), request{target: target}); res.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s: %d, want 404 (a copy has no URL)", target, res.StatusCode)
+		}
+	}
+	if res, _ := serve(t, s.Handler(), request{target: "/downloads/sample.txt.gz"}); res.StatusCode != http.StatusOK {
+		t.Errorf("GET /downloads/sample.txt.gz: %d, want 200", res.StatusCode)
+	}
+}
+
+// TestCompressBest: New compresses pages quickly; CompressBest makes them smaller, while
+// requests keep reading them, and logs when done. Every answer decodes to the page.
+func TestCompressBest(t *testing.T) {
+	t.Parallel()
+	log := &syncBuffer{}
+	table := site.Default()
+	s, err := New(config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}, table, fixtureDist(table),
+		slog.New(slog.NewTextHandler(log, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const page = "/de/area-calculator"
+	_, identity := serve(t, s.Handler(), request{target: page})
+	before := map[string]*http.Response{}
+	sizes := map[string]int{}
+	for _, enc := range []string{"gzip", "br"} {
+		res, body := serve(t, s.Handler(), request{target: page, header: map[string]string{"Accept-Encoding": enc}})
+		before[enc], sizes[enc] = res, len(body)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var readers sync.WaitGroup
+	for _, enc := range []string{"gzip", "br", "br, gzip"} {
+		readers.Go(func() {
+			for ctx.Err() == nil {
+				res, body := serve(t, s.Handler(), request{target: page, header: map[string]string{"Accept-Encoding": enc}})
+				if decode(t, res, body) != identity {
+					t.Errorf("%s: a body read during CompressBest does not decode to the page", enc)
+					return
+				}
+			}
+		})
+	}
+	s.CompressBest(context.Background())
+	cancel()
+	readers.Wait()
+
+	for _, enc := range []string{"gzip", "br"} {
+		res, body := serve(t, s.Handler(), request{target: page, header: map[string]string{"Accept-Encoding": enc}})
+		if decode(t, res, body) != identity {
+			t.Errorf("%s: body does not decode to the page", enc)
+		}
+		switch {
+		case len(body) > sizes[enc]:
+			t.Errorf("%s: %d bytes after CompressBest, %d before", enc, len(body), sizes[enc])
+		case len(body) < sizes[enc] && res.Header.Get("Etag") == before[enc].Header.Get("Etag"):
+			t.Errorf("%s: new bytes under the old ETag %s", enc, res.Header.Get("Etag"))
+		}
+	}
+	if _, body := serve(t, s.Handler(), request{target: page, header: map[string]string{"Accept-Encoding": "br"}}); len(body) >= sizes["br"] {
+		t.Errorf("br: %d bytes after CompressBest, not fewer than the %d New made", len(body), sizes["br"])
+	}
+	if !strings.Contains(log.String(), "pages compressed at the best levels") {
+		t.Errorf("CompressBest logged nothing:\n%s", log.String())
+	}
+}
+
+// TestCompressBestStops: CompressBest returns at once, quietly, when its context has ended.
+func TestCompressBestStops(t *testing.T) {
+	t.Parallel()
+	log := &syncBuffer{}
+	table := site.Default()
+	s, err := New(config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}, table, fixtureDist(table),
+		slog.New(slog.NewTextHandler(log, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s.CompressBest(ctx)
+	if log.String() != "" {
+		t.Errorf("CompressBest after its context ended logged:\n%s", log.String())
+	}
+}
+
+// TestBuildOutputPrecompressed checks `make build`'s output (web/dist): every file the server
+// sends as it is has its compressed copies from the build (start-up compresses only what the
+// configuration is written into), and no file holding a placeholder has any.
+func TestBuildOutputPrecompressed(t *testing.T) {
+	t.Parallel()
+	dist, table := web.Dist(), site.Default()
+	if _, err := fs.Stat(dist, "index.html"); err != nil {
+		t.Fatalf("web/dist is not built (run make build): %v", err)
+	}
+	placeholders := [][]byte{[]byte(table.OriginPlaceholder()), []byte(table.TagManagerPlaceholder())}
+	op := table.OperatorPlaceholders()
+	placeholders = append(placeholders, []byte(op.ContactEmail), []byte(op.Jurisdiction))
+	checked := 0
+	err := fs.WalkDir(dist, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") || !compressible(name) {
+			return err
+		}
+		body, err := fs.ReadFile(dist, name)
+		if err != nil {
+			return err
+		}
+		_, gzErr := fs.Stat(dist, name+gzipSuffix)
+		_, brErr := fs.Stat(dist, name+brotliSuffix)
+		if containsAny(body, placeholders) {
+			if gzErr == nil || brErr == nil {
+				t.Errorf("%s holds a placeholder yet has a compressed copy from the build", name)
+			}
+			return nil
+		}
+		checked++
+		if gz := mustGzip(t, body); len(gz) < len(body) && gzErr != nil {
+			t.Errorf("%s: no %s copy from the build (compresses %d → %d bytes)", name, gzipSuffix, len(body), len(gz))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 20 {
+		t.Errorf("only %d files without placeholders checked: is web/dist complete?", checked)
+	}
+}
+
+func containsAny(body []byte, subs [][]byte) bool {
+	for _, s := range subs {
+		if len(s) > 0 && bytes.Contains(body, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func mustGzip(t testing.TB, b []byte) []byte {
+	t.Helper()
+	out, err := gzipBytes(b, bestCompression.gzip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func mustBrotli(t testing.TB, b []byte) []byte {
+	t.Helper()
+	out, err := brotliBytes(b, bestCompression.brotli)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
