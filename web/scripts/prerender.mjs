@@ -67,6 +67,7 @@ for (const route of app.routes) {
 }
 
 for (const locale of app.locales) {
+  write(app.manifestPath(locale.code).slice(1), await app.renderManifest(locale.code));
   for (const status of [404, 500]) {
     write(`_errors/${locale.code}/${status}.html`, await app.renderError(locale.code, status, styles, year));
   }

@@ -2,6 +2,7 @@
 import type { Head } from '../router/payload';
 import { tagManagerPlaceholder } from '../lib/site';
 import { themeScript } from '../theme/theme';
+import { appColors } from '../features/pwa/public';
 
 export interface Assets {
   /** The entry module. */
@@ -44,9 +45,11 @@ interface DocumentInput {
   boot?: BootData;
   /** Error pages are not indexed. */
   noindex?: boolean;
+  /** The web app manifest of the page's language (none for the operator's dashboard). */
+  manifest?: string;
 }
 
-export function renderDocument({ head, siteName, body, assets, boot, noindex }: DocumentInput): string {
+export function renderDocument({ head, siteName, body, assets, boot, noindex, manifest }: DocumentInput): string {
   const e = escapeHtml;
   const lines = [
     '<!doctype html>',
@@ -72,11 +75,14 @@ export function renderDocument({ head, siteName, body, assets, boot, noindex }: 
           '<meta name="twitter:card" content="summary">',
           ...(head.structuredData ? [`<script type="application/ld+json">${scriptJson(head.structuredData)}</script>`] : []),
         ]),
-    '<meta name="theme-color" content="#0f5fa8">',
+    `<meta name="theme-color" content="${appColors.light.theme}" media="(prefers-color-scheme: light)">`,
+    `<meta name="theme-color" content="${appColors.dark.theme}" media="(prefers-color-scheme: dark)">`,
+    manifest ? `<link rel="manifest" href="${e(manifest)}">` : '',
     // Before the stylesheet and the first paint: the visitor's chosen theme (theme/theme.ts).
     `<script>${themeScript}</script>`,
     '<link rel="icon" href="/favicon.ico" sizes="32x32">',
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    '<link rel="apple-touch-icon" href="/icons/apple-touch-icon.png">',
     ...assets.styles.map((css) => {
       if (/<\/style/i.test(css)) throw new Error('a stylesheet must not contain </style');
       return `<style>${css}</style>`;

@@ -9,12 +9,13 @@ import { renderDocument, type Assets } from './document';
 import { pageText } from './content';
 import { createI18n, ensureNamespaces, messageChunks } from '../i18n';
 import { AdminApp, adminPath } from '../features/admin/public';
+import { buildManifest, manifestPath } from '../features/pwa/public';
 import { buildPayload, type Payload } from '../router/payload';
 import { loadPage, pageChunk } from './pageRegistry';
 import { createViewStore } from '../router/view';
 import { localeOf, locales, pagePath, routes, routeRules, type LocaleCode, type Route } from '../lib/site';
 
-export { adminPath, locales, messageChunks, pageChunk, pagePath, routeRules, routes };
+export { adminPath, locales, manifestPath, messageChunks, pageChunk, pagePath, routeRules, routes };
 
 /** Prerenders one route: its document and its payload. */
 export async function renderRoute(
@@ -38,6 +39,7 @@ export async function renderRoute(
     body,
     assets,
     boot: { buildId, year, payload },
+    manifest: manifestPath(route.locale),
   });
   return { html, payload };
 }
@@ -77,7 +79,20 @@ export async function renderError(
     body: body.replace(slot, detailMarker),
     assets: { styles, preload: [] },
     noindex: true,
+    manifest: manifestPath(code),
   });
+}
+
+/** The web app manifest of a locale, as JSON. */
+export async function renderManifest(code: LocaleCode): Promise<string> {
+  const i18n = await createI18n(code);
+  return JSON.stringify(
+    buildManifest(code, localeOf(code).lang, {
+      name: i18n.t('site.name'),
+      description: i18n.t('pages.index.description'),
+      tool: (name) => i18n.t(`pages.${name}.label`),
+    }),
+  );
 }
 
 /**
