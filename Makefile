@@ -11,13 +11,14 @@ build: web
 	$(GO) build -o handy ./cmd/handy
 
 # Front end: packages, type check, messages check (every key in every locale, translated),
-# client, dashboard (its own bundle) and SSR bundles, prerender (+ JS budget check), and the
+# client, dashboard (its own bundle), service worker and SSR bundles, prerender (+ JS budget check), and the
 # compressed copies of every file the server sends as it is (it compresses the rest at start-up).
 web: node_modules
 	npx tsc -p .
 	npx vitest run --config web/vite.config.ts web/src/i18n/messages.test.ts
 	npx vite build -c web/vite.config.ts --logLevel warn
 	npx vite build -c web/vite.config.ts --mode admin --logLevel warn
+	npx vite build -c web/vite.config.ts --mode sw --logLevel warn
 	npx vite build -c web/vite.config.ts --ssr src/app/entry-server.tsx --logLevel warn
 	node web/scripts/prerender.mjs
 	node web/scripts/precompress.mjs

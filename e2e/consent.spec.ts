@@ -7,13 +7,9 @@
 // again, and "Cookie settings" in the footer withdraws consent, deleting the container's cookies.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createServer } from 'node:http';
 import { expect, hydrated, namespaceMessages, test as base } from './fixtures';
+import { listen, startOwnServer } from './ownServer';
 import { baseURL } from './playwright.config';
 
 type ConsentMessages = typeof import('../web/src/features/consent/locales/en.json');
@@ -38,30 +34,6 @@ interface Tagged {
   reset: () => void;
 }
 
-const listen = (server: Server) =>
-  new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-
-/** A port free right now: handy takes it a moment later. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  const port = await listen(probe);
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-async function waitUntilUp(url: string, handy: ChildProcess) {
-  for (let i = 0; i < 300; i++) {
-    if (handy.exitCode !== null) throw new Error(`handy exited with ${handy.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not answer`);
-}
-
 const test = base.extend<object, { tagged: Tagged }>({
   tagged: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none
@@ -74,25 +46,15 @@ const test = base.extend<object, { tagged: Tagged }>({
         res.end(ok ? container : '');
       });
       const host = `http://127.0.0.1:${await listen(standIn)}`;
-      const url = `http://127.0.0.1:${await freePort()}`;
-      const dataDir = mkdtempSync(join(tmpdir(), 'handy-consent-'));
-      const handy = spawn(
-        './handy',
-        ['-addr', url.slice('http://'.length), '-public-url', url, '-data-dir', dataDir, '-tag-manager-id', containerId, '-tag-manager-host', host],
-        { cwd: join(import.meta.dirname, '..'), stdio: ['ignore', 'ignore', 'inherit'] },
-      );
+      const handy = await startOwnServer(['-tag-manager-id', containerId, '-tag-manager-host', host]);
       try {
-        await waitUntilUp(`${url}/healthz`, handy);
-        await use({ url, host, requests: () => requests, reset: () => (requests = 0) });
+        await use({ url: handy.url, host, requests: () => requests, reset: () => (requests = 0) });
       } finally {
-        const exited = new Promise((resolve) => handy.once('exit', resolve));
-        handy.kill('SIGTERM');
-        await exited;
+        await handy.close();
         await new Promise((resolve) => standIn.close(resolve));
-        rmSync(dataDir, { recursive: true, force: true });
       }
     },
-    // Its own time: handy precompresses every file at start-up, slower when the machine is busy.
+    // Its own time: a busy machine starts handy slowly.
     { scope: 'worker', timeout: 120_000 },
   ],
 });

@@ -23,6 +23,9 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL,
+    // The service worker changes what reaches the network (and what page.route sees): only the
+    // specs about it allow it (offline.spec.ts, pwa.spec.ts), each with a fresh profile.
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROME_PATH || chromium.path,
       args: chromium.flags,

@@ -3,11 +3,12 @@ import { defineConfig } from 'vite';
 
 // The client bundle has no HTML entry: the prerender step (web/scripts/prerender.mjs) writes
 // every document from the manifest. The operator's dashboard (`--mode admin`) is a bundle of its
-// own, so that sharing code with it can never reshape the site's chunks.
+// own, so that sharing code with it can never reshape the site's chunks. The service worker
+// (`--mode sw`) is one classic script, which the prerender step completes and writes as /sw.js.
 export default defineConfig(({ isSsrBuild, mode }) => ({
   root: 'web',
   plugins: [react()],
-  build: {
+  build: mode === 'sw' ? serviceWorkerBuild : {
     outDir: isSsrBuild ? 'build/server' : mode === 'admin' ? 'build/admin' : 'build/client',
     emptyOutDir: true,
     manifest: !isSsrBuild,
@@ -35,3 +36,11 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
     include: ['web/src/**/*.test.{ts,tsx}'],
   },
 }));
+
+/** The service worker: a single classic script (a module worker is not yet everywhere). */
+const serviceWorkerBuild = {
+  outDir: 'build/sw',
+  emptyOutDir: true,
+  copyPublicDir: false,
+  lib: { entry: 'src/features/pwa/sw.ts', formats: ['iife' as const], name: 'handyServiceWorker', fileName: () => 'sw.js' },
+};

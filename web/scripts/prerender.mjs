@@ -68,6 +68,7 @@ for (const route of app.routes) {
 
 for (const locale of app.locales) {
   write(app.manifestPath(locale.code).slice(1), await app.renderManifest(locale.code));
+  write(app.offlinePath(locale.code).slice(1), await app.renderOffline(locale.code, styles, year));
   for (const status of [404, 500]) {
     write(`_errors/${locale.code}/${status}.html`, await app.renderError(locale.code, status, styles, year));
   }
@@ -97,6 +98,7 @@ const files = (dir) =>
   readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
 const hash = createHash('sha256');
 for (const file of files(dist).sort()) hash.update(relative(dist, file)).update(readFileSync(file));
+hash.update(readFileSync(join(web, 'build/sw/sw.js'))); // the worker's code too: its cache is the build's
 const id = hash.digest('hex').slice(0, 16);
 for (const file of files(dist).filter((f) => /\.(html|json)$/.test(f))) {
   const text = readFileSync(file, 'utf8');
@@ -105,6 +107,45 @@ for (const file of files(dist).filter((f) => /\.(html|json)$/.test(f))) {
 const timestamp = Date.now();
 write('builds/latest.json', JSON.stringify({ id, timestamp }));
 write(`builds/meta/${id}.json`, JSON.stringify({ id, timestamp, routeRules: app.routeRules, prerendered }));
+
+// The service worker: its script (build/sw) with what this build keeps for offline use written
+// in (features/pwa/logic/precache.ts). The shell is every file of the client build but the
+// message chunks (the flipper's worker and its lazy chunks are not in Vite's manifest, so the
+// folder is listed); a locale adds its pages, their payloads, its messages, its offline page.
+const messageFiles = (code) =>
+  Object.entries(manifest)
+    .filter(([key]) => key.endsWith(`/locales/${code}.json`))
+    .map(([, chunk]) => `/${chunk.file}`);
+const allMessages = new Set(app.locales.flatMap((l) => messageFiles(l.code)));
+const precache = {
+  build: id,
+  defaultLocale: app.defaultLocale,
+  shell: [
+    ...readdirSync(join(client, 'assets')).map((f) => `/assets/${f}`).filter((f) => !allMessages.has(f)),
+    '/favicon.svg',
+    '/favicon.ico',
+    ...readdirSync(join(dist, 'icons')).map((f) => `/icons/${f}`),
+  ],
+  locales: Object.fromEntries(
+    app.locales.map(({ code }) => {
+      const pages = app.routes.filter((r) => r.locale === code).map((r) => app.pagePath(r.page, code));
+      return [
+        code,
+        {
+          pages,
+          payloads: pages.map((p) => app.payloadPath(p)),
+          messages: messageFiles(code),
+          manifest: app.manifestPath(code),
+          offline: app.offlinePath(code),
+          flipper: app.pagePath('flip-image', code),
+        },
+      ];
+    }),
+  ),
+};
+const sw = readFileSync(join(web, 'build/sw/sw.js'), 'utf8');
+if (sw.split('__HANDY_PRECACHE__').length !== 2) throw new Error('prerender: sw.js must name __HANDY_PRECACHE__ once');
+write('sw.js', sw.replace('__HANDY_PRECACHE__', JSON.stringify(precache)));
 
 // The budget: report every page, fail the build on any page over it.
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;

@@ -1,8 +1,10 @@
 // Boots a prerendered page: reads its data, loads its messages and page chunk, hydrates,
-// then starts the runtime (navigation, preloading, build check) and, once idle, the analytics.
+// then starts the runtime (navigation, preloading, build check) and, once idle, the analytics
+// and the service worker.
 import { hydrateRoot } from 'react-dom/client';
 import { startAnalytics } from '../features/analytics/public';
 import { startConsent } from '../features/consent/public';
+import { startOffline } from '../features/pwa/public';
 import { I18nProvider } from '../i18n/react';
 import { App } from './App';
 import { bootDataId, type BootData } from './document';
@@ -33,6 +35,7 @@ async function main() {
           startRuntime({ boot, store, i18n });
           startAnalytics(store);
           startConsent(store, i18n, boot.tagManager);
+          startOffline(store);
         }}
         replaceSearch={replaceSearch}
       />

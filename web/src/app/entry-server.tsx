@@ -9,13 +9,14 @@ import { renderDocument, type Assets } from './document';
 import { pageText } from './content';
 import { createI18n, ensureNamespaces, messageChunks } from '../i18n';
 import { AdminApp, adminPath } from '../features/admin/public';
-import { buildManifest, manifestPath } from '../features/pwa/public';
+import { buildManifest, manifestPath, Offline, offlinePath } from '../features/pwa/public';
+import { extensions, mimeTypes } from '../features/flip/public';
 import { buildPayload, type Payload } from '../router/payload';
 import { loadPage, pageChunk } from './pageRegistry';
 import { createViewStore } from '../router/view';
-import { localeOf, locales, pagePath, routes, routeRules, type LocaleCode, type Route } from '../lib/site';
+import { defaultLocale, localeOf, locales, pagePath, payloadPath, routes, routeRules, type LocaleCode, type Route, type ToolName } from '../lib/site';
 
-export { adminPath, locales, manifestPath, messageChunks, pageChunk, pagePath, routeRules, routes };
+export { adminPath, defaultLocale, locales, manifestPath, messageChunks, offlinePath, pageChunk, pagePath, payloadPath, routeRules, routes };
 
 /** Prerenders one route: its document and its payload. */
 export async function renderRoute(
@@ -83,16 +84,49 @@ export async function renderError(
   });
 }
 
+/** Prerenders the static (script-free) offline page of a locale, which the service worker shows. */
+export async function renderOffline(code: LocaleCode, styles: string[], year: number): Promise<string> {
+  const i18n = await createI18n(code);
+  await ensureNamespaces(i18n, ['pwa']);
+  const body = renderToString(
+    <I18nProvider i18n={i18n}>
+      <Layout locale={code} search="" year={year}>
+        <Offline locale={code} />
+      </Layout>
+    </I18nProvider>,
+  );
+  return renderDocument({
+    head: {
+      title: `${i18n.t('pwa:offline.title')} | ${i18n.t('site.name')}`,
+      description: i18n.t('pwa:offline.body'),
+      lang: localeOf(code).lang,
+      canonical: '',
+      alternates: [],
+      ogLocale: localeOf(code).ogLocale,
+      ogLocaleAlternates: [],
+    },
+    siteName: i18n.t('site.name'),
+    body,
+    assets: { styles, preload: [] },
+    noindex: true,
+    manifest: manifestPath(code),
+  });
+}
+
+/** The image types the flipper opens, with their file extensions (a JPEG has two). */
+const imageTypes = Object.fromEntries(
+  Object.entries(mimeTypes).map(([format, mime]) => [mime, format === 'jpeg' ? ['.jpg', '.jpeg'] : [`.${extensions[format as keyof typeof extensions]}`]]),
+);
+
 /** The web app manifest of a locale, as JSON. */
 export async function renderManifest(code: LocaleCode): Promise<string> {
   const i18n = await createI18n(code);
-  return JSON.stringify(
-    buildManifest(code, localeOf(code).lang, {
-      name: i18n.t('site.name'),
-      description: i18n.t('pages.index.description'),
-      tool: (name) => i18n.t(`pages.${name}.label`),
-    }),
-  );
+  const text = {
+    name: i18n.t('site.name'),
+    description: i18n.t('pages.index.description'),
+    tool: (name: ToolName) => i18n.t(`pages.${name}.label`),
+  };
+  return JSON.stringify(buildManifest(code, localeOf(code).lang, text, imageTypes));
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Edges } from './logic/lossless';
 import type { LosslessOutcome } from './protocol';
 import { saveBlob, zipFiles } from './download';
 import { recordFlips } from './history';
+import { useIncomingFiles } from '../pwa/public';
 import { useDropAndPaste } from './useDropAndPaste';
 import { useShortcuts, type Shortcut } from './useShortcuts';
 import type { Crop } from './protocol';
@@ -157,6 +158,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
 
   // Files dropped anywhere on the page, or pasted.
   useDropAndPaste((files) => void add(files), setDragging);
+  useIncomingFiles((files) => void add(files));
 
   const lossy = items.some((i) => ['jpeg', 'webp'].includes(outputFormat(i.image.format, settings.output)) && !wantsLossless(i.image, i.crop, settings));
   const losslessJpegs = items.some((i) => wantsLossless(i.image, i.crop, settings));

@@ -15,7 +15,7 @@ async function manifestOf(code: string) {
     description: i18n.t('pages.index.description'),
     tool: (name: ToolName) => i18n.t(`pages.${name}.label`),
   };
-  return { manifest: buildManifest(code, lang, text), text, lang };
+  return { manifest: buildManifest(code, lang, text, { 'image/png': ['.png'] }), text, lang };
 }
 
 describe('the web app manifest', () => {

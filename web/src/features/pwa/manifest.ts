@@ -2,6 +2,7 @@
 // described in that language, starting at that language's home. The prerender step writes one
 // per locale beside its home page; every page links its own.
 import { defaultLocale, pagePath, toolPages, type LocaleCode, type ToolName } from '../../lib/site';
+import { sharePath } from './logic/routing';
 
 /** The app's colours, light and dark: the title bar (theme) and the splash screen (background). */
 export const appColors = {
@@ -23,6 +24,7 @@ export const icons = [
   { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
 ];
 
+
 interface Text {
   name: string;
   description: string;
@@ -30,11 +32,14 @@ interface Text {
   tool: (name: ToolName) => string;
 }
 
+/** The image types the flipper opens (MIME type → file extensions), for the share target and file handlers. */
+export type ImageTypes = Record<string, string[]>;
+
 /**
  * The manifest of a locale. One app whatever the language (one id, the whole site in scope, so
  * that switching language stays in the app); the language decides its text and where it starts.
  */
-export function buildManifest(code: LocaleCode, lang: string, text: Text) {
+export function buildManifest(code: LocaleCode, lang: string, text: Text, imageTypes: ImageTypes) {
   return {
     id: '/',
     name: text.name,
@@ -50,6 +55,14 @@ export function buildManifest(code: LocaleCode, lang: string, text: Text) {
     // w3c/manifest#1207: the colours a dark system theme uses instead.
     color_scheme_dark: { theme_color: appColors.dark.theme, background_color: appColors.dark.background },
     icons,
+    // Installed, the app takes images shared to it and opens image files: into the flipper.
+    share_target: {
+      action: `${sharePath}?lang=${code}`,
+      method: 'POST',
+      enctype: 'multipart/form-data',
+      params: { files: [{ name: 'images', accept: Object.keys(imageTypes) }] },
+    },
+    file_handlers: [{ action: pagePath('flip-image', code), accept: imageTypes }],
     shortcuts: toolPages.map(({ name }) => ({
       name: text.tool(name),
       url: pagePath(name, code),
