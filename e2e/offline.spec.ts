@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { unzipSync } from 'fflate';
 import { jpegtran, makeJpeg } from '../web/src/features/flip/logic/lossless/testJpegs';
 import { expect, hydrated, messages, namespaceMessages, test as base } from './fixtures';
-import { startOwnServer, type OwnServer } from './ownServer';
+import { startOwnServer, startProxy, type OwnServer, type Proxy } from './ownServer';
 
 type FlipMessages = typeof import('../web/src/features/flip/locales/en.json');
 type PwaMessages = typeof import('../web/src/features/pwa/locales/en.json');
@@ -32,8 +32,8 @@ const test = base.extend<{ site: OwnServer }>({
 test.use({ serviceWorkers: 'allow' });
 
 /** Opens path and waits until the service worker has kept the page's language for offline use. */
-async function visit(page: Page, site: OwnServer, path: string, locale: string) {
-  await page.goto(site.url + path);
+async function visit(page: Page, origin: string, path: string, locale: string) {
+  await page.goto(origin + path);
   await hydrated(page);
   const kept = () => page.evaluate(async (offline) => (await caches.match(offline)) !== undefined, `/_offline/${locale}.html`);
   await expect.poll(kept, { timeout: 20_000 }).toBe(true);
@@ -51,7 +51,7 @@ async function download(page: Page, label: string): Promise<{ name: string; byte
 }
 
 test('after one visit, the three tools of that language work in a new tab with the network off', async ({ page, context, site }) => {
-  await visit(page, site, '/de', 'de');
+  await visit(page, site.url, '/de', 'de');
   const tab = await offlineTab(context, site);
 
   // A calculator's shared link.
@@ -83,7 +83,7 @@ test('after one visit, the three tools of that language work in a new tab with t
 });
 
 test('a page kept opens offline; one never kept shows the offline page of a language kept, whose links work', async ({ page, context, site }) => {
-  await visit(page, site, '/jp/faq', 'jp');
+  await visit(page, site.url, '/jp/faq', 'jp');
   const tab = await offlineTab(context, site);
   await tab.goto(site.url + '/jp/terms-conditions');
   await expect(tab.locator('h1')).not.toHaveText(pwa('jp').offline.title);
@@ -99,7 +99,7 @@ test('a page kept opens offline; one never kept shows the offline page of a lang
 });
 
 test('API requests are never served from a cache', async ({ page, site }) => {
-  await visit(page, site, '/', 'en');
+  await visit(page, site.url, '/', 'en');
   const online = await page.evaluate(async () => (await fetch('/api/v1/auth/me')).status);
   expect(online).toBe(401);
   const kept = await page.evaluate(async () => {
@@ -115,7 +115,7 @@ test('API requests are never served from a cache', async ({ page, site }) => {
 });
 
 test('an image shared to the app lands in the flipper, without reaching the server', async ({ page, site }) => {
-  await visit(page, site, '/ko', 'ko');
+  await visit(page, site.url, '/ko', 'ko');
   const jpeg = makeJpeg({ width: 32, height: 24, sampling: '4:2:0' });
   await site.stop(); // the share is the worker's alone
   // What the installed app's share sheet sends: a form POST to the manifest's share target.
@@ -137,4 +137,95 @@ test('an image shared to the app lands in the flipper, without reaching the serv
   await expect(page).toHaveURL(/\/ko\/flip-image$/);
   await expect(page.locator('.flip-item')).toHaveCount(1);
   await expect(page.locator('.flip-item')).toContainText('shared.jpg');
+});
+
+test.describe('with a new build deployed while a page is open', () => {
+  const next = 'feedfacefeedface';
+  const proxied = test.extend<{ front: Proxy }>({
+    front: async ({ site }, use) => {
+      const proxy = await startProxy(site.url);
+      try {
+        await use(proxy);
+      } finally {
+        await proxy.close();
+      }
+    },
+  });
+  const cacheNames = (page: Page) => page.evaluate(() => caches.keys());
+
+  proxied('the new worker takes over without interrupting the task; the next page is the new build, and the old cache goes', async ({ page, front }) => {
+    await visit(page, front.url, '/area-calculator', 'en');
+    const [before] = await cacheNames(page);
+    await page.locator('#area-l').fill('12.5');
+    await page.locator('#area-w').fill('8');
+    await expect(page.locator('.result-main output')).toHaveText('100 m²');
+    await page.evaluate(() => ((window as unknown as { task: string }).task = 'in progress'));
+
+    front.deploy(next);
+    // The browser looks for a new worker at each navigation and now and then; here, now. The
+    // new one takes over this page once it has the new build's files.
+    const takenOver = page.evaluate(
+      () => new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true })),
+    );
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
+    await takenOver;
+    expect(await cacheNames(page)).toContain(`handy-${next}`);
+
+    // The page was not reloaded, its work is intact, and what it loads still comes.
+    expect(await page.evaluate(() => (window as unknown as { task?: string }).task)).toBe('in progress');
+    await expect(page.locator('.result-main output')).toHaveText('100 m²');
+    expect(await cacheNames(page)).toContain(before); // still in use by this page
+    await page.locator('header a[href="/speed-calculator"]').first().click();
+    await expect(page).toHaveURL(/\/speed-calculator$/);
+    await expect(page.locator('#speed-d')).toBeVisible();
+
+    // The next page opened is the new build's, and the old cache goes once no page uses it.
+    await page.goto(`${front.url}/faq`);
+    await hydrated(page);
+    await expect.poll(() => cacheNames(page), { timeout: 20_000 }).toEqual([`handy-${next}`]);
+  });
+
+  proxied('a failed page chunk still reloads the target once, guarded for 10 seconds', async ({ page, front, consoleErrors }) => {
+    await visit(page, front.url, '/', 'en');
+    // A chunk the worker has not kept and the server no longer has (as after a deploy).
+    let failing = false;
+    front.failWhile(/^\/assets\/faq-[^/]+\.js$/, () => failing);
+    const forgetChunk = async () => {
+      await page.evaluate(async () => {
+        for (const name of await caches.keys()) {
+          const cache = await caches.open(name);
+          for (const req of await cache.keys()) if (/\/assets\/faq-[^/]+\.js$/.test(req.url)) await cache.delete(req);
+        }
+      });
+      // Nor in the HTTP cache, which the worker's own requests go through.
+      await (await page.context().newCDPSession(page)).send('Network.clearBrowserCache');
+    };
+    let documentLoads = 0;
+    page.on('request', (r) => {
+      if (r.resourceType() !== 'document') return;
+      documentLoads++;
+      if (new URL(r.url()).pathname === '/faq') failing = false; // the reload finds the chunk
+    });
+    const clickFaqFromHome = async () => {
+      failing = true;
+      await forgetChunk();
+      await page.goto(`${front.url}/`); // a fresh page: the chunk was never imported in it
+      await hydrated(page);
+      documentLoads = 0;
+      await page.locator('footer a[href="/faq"]').click();
+    };
+
+    await clickFaqFromHome();
+    await expect(page).toHaveURL(/\/faq$/);
+    await hydrated(page);
+    expect(documentLoads).toBe(1);
+    expect(await page.evaluate(() => sessionStorage.getItem('handy:reload:/faq'))).toMatch(/^\d+$/);
+
+    // Again within 10 s: the guard refuses a second reload, so there is no loop.
+    await clickFaqFromHome();
+    await page.waitForTimeout(1000);
+    expect(documentLoads).toBe(0);
+    expect(consoleErrors.some((e) => e.startsWith('Failed to load the page /faq'))).toBe(true);
+    consoleErrors.length = 0; // expected here
+  });
 });
