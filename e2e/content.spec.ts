@@ -159,10 +159,12 @@ test.describe('the privacy policy', () => {
     names.some((n) => n === key || ((n.endsWith('…') || n.endsWith('...')) && key.startsWith(n.replace(/(…|\.\.\.)$/, ''))));
 
   test('names every cookie and storage key the product uses, in every language', async ({ browser }) => {
-    const context = await browser.newContext({ locale: 'de-DE' });
+    // The service worker allowed (the config blocks it): its caches are storage too.
+    const context = await browser.newContext({ locale: 'de-DE', serviceWorkers: 'allow' });
     const page = await context.newPage();
     // A visit that touches everything an anonymous visitor can: the language redirect and the
-    // switcher (cookie), the theme switch (localStorage), the tools, and a failed page chunk,
+    // switcher (cookie), the service worker keeping the language for offline use (Cache
+    // Storage), the theme switch (localStorage), the tools, and (below) a failed page chunk,
     // which reloads once under the reload guard (sessionStorage).
     await page.goto('/');
     await hydrated(page);
@@ -170,6 +172,8 @@ test.describe('the privacy policy', () => {
     await page.locator('header details.lang a[hreflang="ja"]').click();
     await expect(page).toHaveURL(/\/jp$/);
     await hydrated(page);
+    const keptOffline = () => page.evaluate(async () => (await caches.match('/_offline/jp.html')) !== undefined);
+    await expect.poll(keptOffline, { timeout: 20_000 }).toBe(true);
     await page.locator('header .theme-switch').click();
     for (const name of ['flip-image', 'area-calculator', 'speed-calculator', 'faq', 'terms-conditions']) {
       await page.goto(pagePath(name, 'jp'));
@@ -180,32 +184,43 @@ test.describe('the privacy policy', () => {
     await hydrated(page);
     await page.locator('.result-actions button').first().click();
     await expect(page.locator('.history-button .badge')).toBeVisible();
-    await failChunkUntilReload(page, 'faq', pagePath('faq', 'jp'));
-    await page.goto(pagePath('terms-conditions', 'jp'));
-    await hydrated(page);
-    await page.locator(`footer a[href="${pagePath('faq', 'jp')}"]`).click();
-    await expect(page).toHaveURL(/\/jp\/faq$/);
-    await hydrated(page);
 
     const used = await page.evaluate(async () => ({
       local: Object.keys(localStorage),
       session: Object.keys(sessionStorage),
       databases: ((await indexedDB.databases?.()) ?? []).map((d) => d.name ?? ''),
+      caches: await caches.keys(),
     }));
     const cookies = (await context.cookies()).map((c) => c.name);
+
+    // The failed chunk, in a context of its own with the worker blocked: page.route never sees
+    // a chunk that the worker answers from its cache.
+    const blocked = await browser.newContext({ locale: 'de-DE' });
+    const guarded = await blocked.newPage();
+    await failChunkUntilReload(guarded, 'faq', pagePath('faq', 'jp'));
+    await guarded.goto(pagePath('terms-conditions', 'jp'));
+    await hydrated(guarded);
+    await guarded.locator(`footer a[href="${pagePath('faq', 'jp')}"]`).click();
+    await expect(guarded).toHaveURL(/\/jp\/faq$/);
+    await hydrated(guarded);
+    used.session.push(...(await guarded.evaluate(() => Object.keys(sessionStorage))));
+    await blocked.close();
+
     // The visit really touched each kind of storage the test can see.
     expect(cookies).toContain('i18n_redirected');
     expect(used.local).toContain('theme');
     expect(used.session.some((k) => k.startsWith('handy:reload:'))).toBe(true);
     expect(used.databases).toContain('handy-history');
     expect(used.local).toContain('handy:history:unseen');
+    expect(used.caches.some((k) => k.startsWith('handy-'))).toBe(true);
 
-    const keys = [...cookies, ...used.local, ...used.session, ...used.databases];
+    const keys = [...cookies, ...used.local, ...used.session, ...used.databases, ...used.caches];
     for (const { code } of site.locales) {
       const names = await namedInPolicy(page, code);
       expect(keys.filter((k) => !covered(k, names)), `keys the ${code} privacy policy does not name`).toEqual([]);
-      // And the ones DESIGN.md gives accounts and consent, before they ship.
-      expect(['XSRF-TOKEN', 'token', 'consent', 'handy'].filter((k) => !covered(k, names)), code).toEqual([]);
+      // And the ones DESIGN.md gives accounts and consent, before they ship, and the cache of
+      // images shared to the installed app, which only a share creates.
+      expect(['XSRF-TOKEN', 'token', 'consent', 'handy', 'shared-images'].filter((k) => !covered(k, names)), code).toEqual([]);
     }
     await context.close();
   });
