@@ -227,7 +227,7 @@ func (s *Service) Signin(ctx context.Context, c Credentials, address string) (st
 		return "", User{}, err
 	}
 	match, err := s.verify(ctx, hash, c.Password)
-	if errors.Is(err, ErrBusy) || ctx.Err() != nil {
+	if unchecked(err) {
 		return "", User{}, errors.Join(err, att.refund(context.WithoutCancel(ctx))) // never checked
 	}
 	if err != nil {
@@ -353,7 +353,7 @@ func (s *Service) Delete(ctx context.Context, u User, password, address string) 
 		return fmt.Errorf("account: look up user: %w", err)
 	}
 	match, err := s.verify(ctx, hash, password)
-	if errors.Is(err, ErrBusy) || ctx.Err() != nil {
+	if unchecked(err) {
 		return errors.Join(err, att.refund(context.WithoutCancel(ctx))) // never checked
 	}
 	if err != nil {

@@ -2,6 +2,7 @@ package account
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"time"
 )
@@ -74,4 +75,12 @@ func (s *Service) verify(ctx context.Context, encoded, password string) (match b
 		return false, capErr
 	}
 	return match, err
+}
+
+// unchecked reports whether verify's error means the password was never checked: no slot in
+// time (ErrBusy), or the request ended while it waited. Such an attempt is refunded. A check
+// that ran is an attempt even if the client has gone since: it is counted, and the request then
+// fails on its own canceled context.
+func unchecked(err error) bool {
+	return errors.Is(err, ErrBusy) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }

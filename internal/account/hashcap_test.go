@@ -7,6 +7,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"handy/internal/store"
+	"handy/internal/store/storetest"
 )
 
 func TestHashCap(t *testing.T) {
@@ -93,4 +96,23 @@ func TestHashCapBound(t *testing.T) {
 	if most.Load() != 3 {
 		t.Errorf("at most %d ran at once, want 3", most.Load())
 	}
+}
+
+// TestSigninCanceledDuringCheck: a client that goes away while its password is being checked
+// gets an error, never a sign-in without a user (the check counted, the session not made).
+func TestSigninCanceledDuringCheck(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		slow := Params{Memory: 8 * 1024, Time: 40, Threads: 1, KeyLen: 32, SaltLen: 16} // about 0.2-1 s a hash
+		s, _ := newService(t, st, nil, WithParams(slow))
+		creds := Credentials{Email: "slow@example.com", Password: "correct horse battery", Address: "192.0.2.1"}
+		if _, _, err := s.Signup(context.Background(), creds); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(30*time.Millisecond, cancel) // after the look-up, during the hash
+		token, u, err := s.Signin(ctx, creds, "192.0.2.1")
+		if err == nil {
+			t.Fatalf("Signin with its context canceled during the check: token %q, user %+v, no error", token, u)
+		}
+	})
 }

@@ -38,7 +38,7 @@ func (s *Service) ChangePassword(ctx context.Context, u User, current, next, kee
 		return errors.Join(ErrUnauthenticated, att.refund(ctx))
 	}
 	match, err := s.verify(ctx, hash, current)
-	if errors.Is(err, ErrBusy) || ctx.Err() != nil {
+	if unchecked(err) {
 		return errors.Join(err, att.refund(context.WithoutCancel(ctx)))
 	}
 	if err != nil {
