@@ -3,8 +3,8 @@
 # tests, xmllint for the sitemap schema check, Java for the Nu Html Checker, PostgreSQL's server
 # for the Go tests (internal/store/storetest), libjpeg-turbo's cjpeg, djpeg and jpegtran for the
 # lossless JPEG tests (they make the test JPEGs and are the reference); with `bench`, also
-# nginx, wrk and brotli for the benchmark; with `screenshots`, a CJK font. It says what it
-# installs and fails clearly when it cannot.
+# nginx, Caddy, wrk, brotli and openssl (its self-signed certificate) for the benchmark; with
+# `screenshots`, a CJK font. It says what it installs and fails clearly when it cannot.
 set -euo pipefail
 
 need=()
@@ -22,7 +22,9 @@ if [ "${1:-}" = screenshots ] && ! { have fc-list && fc-list :lang=ja | grep -q 
 if [ "${1:-}" = bench ]; then
   want wrk wrk
   want nginx nginx
+  want caddy caddy
   want brotli brotli
+  want openssl openssl
 fi
 
 [ ${#need[@]} -eq 0 ] && exit 0
