@@ -75,6 +75,8 @@ type Service struct {
 	// dummy is a hash no password matches: an unknown address is checked against it, so that
 	// it costs what a wrong password costs.
 	dummy string
+	// refusals logs refused attempts without letting a guesser flood the log.
+	refusals refusalLog
 }
 
 // Option changes a Service's defaults (tests use cheaper hashing and a fake clock).
@@ -150,7 +152,7 @@ func (s *Service) Signup(ctx context.Context, c Credentials) (string, User, erro
 		if wait, err := s.take(ctx, l.key, l.rate, now); err != nil {
 			return "", User{}, err
 		} else if wait > 0 {
-			s.logger.Warn("sign-up refused", slog.String("reason", "rate-limited"), slog.String("limit", l.key), slog.Duration("retry_after", wait))
+			s.refusals.log(s.logger, now, "sign-up refused", l.key, slog.String("reason", "rate-limited"), slog.String("limit", l.key), slog.Duration("retry_after", wait))
 			return "", User{}, &RateLimitError{RetryAfter: wait, Err: ErrTooManySignups}
 		}
 	}
@@ -221,7 +223,7 @@ func (s *Service) Signin(ctx context.Context, c Credentials, address string) (st
 	att, err := s.begin(ctx, email, u.ID, address, now)
 	var limited *RateLimitError
 	if errors.As(err, &limited) {
-		s.logger.Warn("sign-in refused", slog.String("reason", "rate-limited"), slog.String("email", email), slog.String("address", address), slog.Duration("retry_after", limited.RetryAfter))
+		s.refusals.log(s.logger, now, "sign-in refused", email+" "+network(address), slog.String("reason", "rate-limited"), slog.String("email", email), slog.String("address", address), slog.Duration("retry_after", limited.RetryAfter))
 	}
 	if err != nil {
 		return "", User{}, err
@@ -340,7 +342,7 @@ func (s *Service) Delete(ctx context.Context, u User, password, address string) 
 	att, err := s.begin(ctx, u.Email, u.ID, address, now)
 	var limited *RateLimitError
 	if errors.As(err, &limited) {
-		s.logger.Warn("deletion refused", slog.String("reason", "rate-limited"), slog.String("user", u.ID), slog.String("address", address), slog.Duration("retry_after", limited.RetryAfter))
+		s.refusals.log(s.logger, now, "deletion refused", u.ID+" "+network(address), slog.String("reason", "rate-limited"), slog.String("user", u.ID), slog.String("address", address), slog.Duration("retry_after", limited.RetryAfter))
 	}
 	if err != nil {
 		return err

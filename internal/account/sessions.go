@@ -28,7 +28,7 @@ func (s *Service) ChangePassword(ctx context.Context, u User, current, next, kee
 	att, err := s.begin(ctx, u.Email, u.ID, address, now)
 	var limited *RateLimitError
 	if errors.As(err, &limited) {
-		s.logger.Warn("password change refused", slog.String("reason", "rate-limited"), slog.String("user", u.ID), slog.String("address", address), slog.Duration("retry_after", limited.RetryAfter))
+		s.refusals.log(s.logger, now, "password change refused", u.ID+" "+network(address), slog.String("reason", "rate-limited"), slog.String("user", u.ID), slog.String("address", address), slog.Duration("retry_after", limited.RetryAfter))
 	}
 	if err != nil {
 		return err
