@@ -11,7 +11,7 @@ import { createI18n, ensureNamespaces, messageChunks } from '../i18n';
 import { AdminApp, adminPath } from '../features/admin/public';
 import { buildManifest, manifestPath, Offline, offlinePath } from '../features/pwa/public';
 import { extensions, mimeTypes } from '../features/flip/public';
-import { buildPayload, type Payload } from '../router/payload';
+import { buildPayload, type Head, type Payload } from '../router/payload';
 import { loadPage, pageChunk } from './pageRegistry';
 import { createViewStore } from '../router/view';
 import { defaultLocale, localeOf, locales, pagePath, payloadPath, routes, routeRules, type LocaleCode, type Route, type ToolName } from '../lib/site';
@@ -45,6 +45,12 @@ export async function renderRoute(
   return { html, payload };
 }
 
+/** The head of a page no search engine lists (error, offline and dashboard pages). */
+function unindexedHead(code: LocaleCode, title: string, description: string): Head {
+  const { lang, ogLocale } = localeOf(code);
+  return { title, description, lang, canonical: '', alternates: [], ogLocale, ogLocaleAlternates: [] };
+}
+
 export const detailMarker = '<!--handy:detail-->';
 
 /** Prerenders the static (script-free) 404 or 500 page of a locale. */
@@ -67,15 +73,7 @@ export async function renderError(
   if (status === 404 && !body.includes(slot)) throw new Error('404 page lacks its detail slot');
   const title = `${i18n.t(`errors.${kind}.title`)} | ${i18n.t('site.name')}`;
   return renderDocument({
-    head: {
-      title,
-      description: i18n.t(`errors.${kind}.body`),
-      lang: localeOf(code).lang,
-      canonical: '',
-      alternates: [],
-      ogLocale: localeOf(code).ogLocale,
-      ogLocaleAlternates: [],
-    },
+    head: unindexedHead(code, title, i18n.t(`errors.${kind}.body`)),
     siteName: i18n.t('site.name'),
     body: body.replace(slot, detailMarker),
     assets: { styles, preload: [] },
@@ -96,15 +94,7 @@ export async function renderOffline(code: LocaleCode, styles: string[], year: nu
     </I18nProvider>,
   );
   return renderDocument({
-    head: {
-      title: `${i18n.t('pwa:offline.title')} | ${i18n.t('site.name')}`,
-      description: i18n.t('pwa:offline.body'),
-      lang: localeOf(code).lang,
-      canonical: '',
-      alternates: [],
-      ogLocale: localeOf(code).ogLocale,
-      ogLocaleAlternates: [],
-    },
+    head: unindexedHead(code, `${i18n.t('pwa:offline.title')} | ${i18n.t('site.name')}`, i18n.t('pwa:offline.body')),
     siteName: i18n.t('site.name'),
     body,
     assets: { styles, preload: [] },
@@ -143,15 +133,7 @@ export async function renderAdmin(code: LocaleCode, assets: Assets): Promise<str
     </I18nProvider>,
   );
   return renderDocument({
-    head: {
-      title: `${t('title')} | ${i18n.t('site.name')}`,
-      description: t('description'),
-      lang: localeOf(code).lang,
-      canonical: '',
-      alternates: [],
-      ogLocale: localeOf(code).ogLocale,
-      ogLocaleAlternates: [],
-    },
+    head: unindexedHead(code, `${t('title')} | ${i18n.t('site.name')}`, t('description')),
     siteName: i18n.t('site.name'),
     body,
     assets,
