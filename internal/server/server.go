@@ -33,8 +33,9 @@ const (
 	maxHeaderBytes    = 64 << 10
 )
 
-// Server is the HTTP server of Handy Tools. Everything it serves is built by New and never
-// changes afterwards, so one Server serves any number of requests concurrently.
+// Server is the HTTP server of Handy Tools. Everything it serves is built by New; afterwards only
+// CompressBest swaps in smaller encodings, atomically, so one Server serves any number of
+// requests concurrently.
 type Server struct {
 	table  *site.Table
 	logger *slog.Logger
