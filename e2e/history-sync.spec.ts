@@ -25,12 +25,20 @@ async function open(page: Page, path = '/area-calculator') {
 }
 
 /** Saves a rectangle's area from the area calculator on screen. */
+const badge = (page: Page) => page.locator('.history-button .badge [aria-hidden]');
+
+/**
+ * Saves l × w and waits until the save is stored: the badge counts it once it is (the status
+ * line alone cannot tell, as it still says "Saved" from the save before).
+ */
 async function save(page: Page, l: string, w: string) {
   await page.locator('#area-l').fill(l);
   await page.locator('#area-w').fill(w);
   await expect(page.locator('.result-main output')).not.toBeEmpty();
+  const counted = (await badge(page).count()) > 0 ? Number(await badge(page).textContent()) : 0;
   await page.getByRole('button', { name: calc.saveToHistory }).click();
   await expect(page.locator('.action-status')).toHaveText(calc.saved);
+  await expect(badge(page)).toHaveText(String(counted + 1));
 }
 
 async function openPanel(page: Page) {
