@@ -44,6 +44,8 @@
 # 11. start-up (scripts/benchstart): exec to /jp/faq served in brotli, BENCH_START_RUNS times on a
 #    database made by a first start, alternating with a bare net/http server's exec to its first
 #    answer; every page checked compressed at that moment: medians and the ratio (goal ≤ 0.5 s).
+# 12. the lossless JPEG transform in Node (scripts/bench-lossless.mjs): a quarter turn of a 24 MP
+#    photo against a horizontal flip, alternated, by phase (goal: the turn within 1.1× the flip).
 #
 # Env: BENCH_ROUNDS (3), BENCH_DURATION (10s), BENCH_WARMUP (3s), BENCH_MODES ("plain tls"),
 #      BENCH_LIGHTHOUSE (1; 0 skips it),
@@ -59,6 +61,7 @@
 #      BENCH_LOAD_API_CONNECTIONS (64), BENCH_LOAD_SIGNIN_CONNECTIONS (2),
 #      BENCH_LOAD_SIGNIN_DELAY_MS (10: each sign-in connection's pause between answer and next),
 #      BENCH_START (1; 0 skips it), BENCH_START_RUNS (15),
+#      BENCH_LOSSLESS (1; 0 skips it), BENCH_LOSSLESS_ROUNDS (its own default),
 #      HANDY (./handy), CHROME_PATH (for Lighthouse).
 # Every process it starts is stopped on exit; it listens on 127.0.0.1 only.
 set -euo pipefail
@@ -681,4 +684,13 @@ if [ "${BENCH_START:-1}" != 0 ]; then
   go build -o "$tmp/benchstart" ./scripts/benchstart
   echo "bench: scripts/benchstart -handy $handy_bin -n ${BENCH_START_RUNS:-15}"
   timeout 300 "$tmp/benchstart" -handy "$handy_bin" -n "${BENCH_START_RUNS:-15}"
+fi
+
+# --- 12. Lossless quarter turns ---------------------------------------------------------------
+# The lossless JPEG transform in Node on a 24 MP photo: a quarter turn against a horizontal flip,
+# both checked against jpegtran; about a minute.
+if [ "${BENCH_LOSSLESS:-1}" != 0 ]; then
+  echo
+  echo "bench: node scripts/bench-lossless.mjs"
+  timeout 600 node scripts/bench-lossless.mjs
 fi

@@ -2,7 +2,7 @@
 // dequantised or inverse-transformed. What the lossless path cannot carry over exactly
 // (arithmetic coding, 12-bit samples, CMYK or RGB colour, lossless or hierarchical JPEG) is
 // refused with a reason, for the page to fall back to decoding and re-encoding.
-import { componentBlocks, countAcSymbols, maxSampling, ZIGZAG, type Coefficients, type Jfif } from './coefficients';
+import { componentBlocks, countAcSymbols, maxSampling, ZIGZAG, ZIGZAG_TRANSPOSED, type Coefficients, type Jfif } from './coefficients';
 import { decodeTable, type DecodeTable } from './huffman';
 import { isRestart, readScan, type Frame, type FrameComponent } from './scan';
 import { damaged, UnsupportedJpeg } from './unsupported';
@@ -10,10 +10,10 @@ import { damaged, UnsupportedJpeg } from './unsupported';
 export { UnsupportedJpeg, type Unsupported } from './unsupported';
 
 /**
- * The coefficients of a JPEG, or throws UnsupportedJpeg. `transposedSymbols`: count the AC
- * symbols as a transposing transform will write them (Component.acSymbols).
+ * The coefficients of a JPEG, or throws UnsupportedJpeg. `transposed`: keep the blocks
+ * transposed, for a transform that swaps the axes (Coefficients.transposed).
  */
-export function readCoefficients(b: Uint8Array, { transposedSymbols = false } = {}): Coefficients {
+export function readCoefficients(b: Uint8Array, { transposed = false } = {}): Coefficients {
   if (b[0] !== 0xff || b[1] !== 0xd8) throw damaged('no SOI');
   const quant: (Uint16Array | undefined)[] = [];
   const dcTables: (DecodeTable | undefined)[] = [];
@@ -43,7 +43,7 @@ export function readCoefficients(b: Uint8Array, { transposedSymbols = false } = 
     } else if (marker === 0xee && seg.length >= 12 && String.fromCharCode(...seg.subarray(0, 5)) === 'Adobe') adobeTransform = seg[11];
     else if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) {
       if (frame) throw damaged('two frame headers');
-      frame = readFrame(seg, marker === 0xc2, jfif !== undefined, adobeTransform, b.length, transposedSymbols);
+      frame = readFrame(seg, marker === 0xc2, jfif !== undefined, adobeTransform, b.length, transposed);
     } else if (marker === 0xcc || (marker >= 0xc9 && marker <= 0xcf)) {
       // DAC, or a frame header SOF9–11, SOF13–15.
       throw new UnsupportedJpeg('arithmetic', 'arithmetic coding');
@@ -57,14 +57,14 @@ export function readCoefficients(b: Uint8Array, { transposedSymbols = false } = 
   if (!frame) throw damaged('no frame header');
   for (const c of frame.components) if (!quant[c.tq]) throw damaged(`no quantisation table ${c.tq}`);
   if (frame.progressive) gather(frame);
-  const { position, value, length } = frame.ac;
   const components = frame.components.map(({ full: _, ...c }) => c);
-  return { width: frame.width, height: frame.height, components, ac: { position: position.subarray(0, length), value: value.subarray(0, length) }, quant, jfif, transposedSymbols };
+  return { width: frame.width, height: frame.height, components, ac: frame.ac.words.subarray(0, frame.ac.length), quant, jfif, transposed };
 }
 
 /** Progressive: the blocks' final coefficients, into the compact form sequential scans write directly. */
 function gather(frame: Frame) {
   const ac = frame.ac;
+  const natural = frame.transposed ? ZIGZAG_TRANSPOSED : ZIGZAG;
   for (const c of frame.components) {
     const full = c.full;
     if (!full) continue;
@@ -73,17 +73,15 @@ function gather(frame: Frame) {
       c.dc[block] = full[o]!;
       c.acStart[block] = ac.length;
       for (let k = 1; k < 64; k++) {
-        const v = full[o + ZIGZAG[k]];
-        if (v === 0) continue;
-        ac.position[ac.length] = k;
-        ac.value[ac.length++] = v;
+        const v = full[o + natural[k]];
+        if (v !== 0) ac.words[ac.length++] = (v << 8) | k;
       }
       c.acCount[block] = ac.length - c.acStart[block];
     }
     for (let y = 0; y < c.blocksHigh; y++) {
       for (let x = 0; x < c.blocksWide; x++) {
         const block = y * c.stride + x;
-        countAcSymbols(ac, c.acStart[block], c.acCount[block], c.acSymbols, 1, frame.transposedSymbols);
+        countAcSymbols(ac.words, c.acStart[block], c.acCount[block], c.acSymbols, 1);
       }
     }
   }
@@ -121,7 +119,7 @@ function readFrame(
   jfif: boolean,
   adobeTransform: number | undefined,
   fileSize: number,
-  transposedSymbols: boolean,
+  transposed: boolean,
 ): Frame {
   if (seg[0] !== 8) throw new UnsupportedJpeg('precision', `${seg[0]}-bit samples`);
   const height = (seg[1] << 8) | seg[2];
@@ -161,8 +159,9 @@ function readFrame(
     };
   });
   // Each non-zero coefficient takes at least one bit of the file (two in a sequential scan: a
-  // code and a value), so this bounds them; the memory is only touched as far as it is used.
-  const bound = Math.min(63 * blocks, 8 * fileSize);
-  const ac = { position: new Uint8Array(bound), value: new Int16Array(bound), length: 0 };
-  return { width, height, progressive, components, mcusWide, mcusHigh, ac, transposedSymbols };
+  // code and a value), and a block holds 63 at most (it spreads over 64 words before a quarter
+  // turn packs it), so this bounds them; the memory is only touched as far as it is used.
+  const bound = Math.min(64 * blocks, 8 * fileSize);
+  const ac = { words: new Int32Array(bound), length: 0 };
+  return { width, height, progressive, components, mcusWide, mcusHigh, ac, transposed };
 }

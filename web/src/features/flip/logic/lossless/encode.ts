@@ -3,9 +3,9 @@
 // table, SOF0 (SOF1 for 16-bit tables), then one scan with its DHTs. Optimal tables need the
 // symbols counted before any is written: the decoder has counted the AC symbols, so only the
 // DCs take a pass of their own. They make the file about as small as the camera's, or smaller.
-import { category, DIAGONAL, maxSampling, ZIGZAG, type AcCoefficients } from './coefficients';
+import { acPosition, acValue, category, maxSampling, ZIGZAG } from './coefficients';
 import { encodeTable, optimalTable, type EncodeTable, type HuffmanSpec } from './huffman';
-import type { Plan, PlannedComponent } from './rearrange';
+import type { Plan } from './rearrange';
 
 // The signs of coefficients are as good as random, so a branch on one is mispredicted half the
 // time, at the cost of many simple instructions: the sign-dependent steps below use none.
@@ -17,12 +17,19 @@ function valueBits(v: number): number {
 
 /**
  * The blocks of the single scan in order, MCU by MCU when there are several components: the
- * component of each and its input block, or -1 for the padding blocks of the last MCU column
- * or row (which libjpeg writes as the DC of the block before and no AC).
+ * component of each, its DC, and where its AC coefficients are. Copied out of the components
+ * in this order, so that the passes over the scan read them one after the other: a quarter
+ * turn takes the blocks column by column, each of them a cache miss in the components' arrays.
+ * The padding blocks of the last MCU column or row have the DC of the block before and no AC,
+ * as libjpeg writes them.
  */
 interface Order {
   readonly owner: Uint8Array;
-  readonly block: Int32Array;
+  readonly dc: Int16Array;
+  readonly acStart: Uint32Array;
+  readonly acCount: Uint8Array;
+  /** By component: its padding blocks. */
+  readonly padding: Uint32Array;
 }
 
 function scanOrder(p: Plan): Order {
@@ -33,7 +40,11 @@ function scanOrder(p: Plan): Order {
   const mcusHigh = single ? comps[0].blocksHigh : Math.ceil(p.height / (8 * max.v));
   const perMcu = single ? 1 : comps.reduce((n, c) => n + c.h * c.v, 0);
   const owner = new Uint8Array(mcusWide * mcusHigh * perMcu);
-  const block = new Int32Array(owner.length);
+  const dc = new Int16Array(owner.length);
+  const acStart = new Uint32Array(owner.length);
+  const acCount = new Uint8Array(owner.length);
+  const padding = new Uint32Array(comps.length);
+  const pred = new Int16Array(comps.length);
   let i = 0;
   for (let my = 0; my < mcusHigh; my++) {
     for (let mx = 0; mx < mcusWide; mx++) {
@@ -46,13 +57,19 @@ function scanOrder(p: Plan): Order {
           for (let bx = 0; bx < h; bx++, i++) {
             const x = mx * h + bx;
             owner[i] = ci;
-            block[i] = x < c.blocksWide && y < c.blocksHigh ? c.origin + x * c.stepX + y * c.stepY : -1;
+            if (x < c.blocksWide && y < c.blocksHigh) {
+              const block = c.origin + x * c.stepX + y * c.stepY;
+              pred[ci] = c.dc[block];
+              acStart[i] = c.acStart[block];
+              acCount[i] = c.acCount[block];
+            } else padding[ci]++;
+            dc[i] = pred[ci];
           }
         }
       }
     }
   }
-  return { owner, block };
+  return { owner, dc, acStart, acCount, padding };
 }
 
 /** One block's symbols, DC first: each symbol and its value's bits (see valueBits). */
@@ -61,54 +78,27 @@ class BlockSymbols {
   readonly symbol = new Uint8Array(68);
   readonly bits = new Int32Array(68);
   length = 0;
-  // A transposed block's non-zero AC coefficients, in output zigzag order. The same shape as
-  // the image's AcCoefficients, so that the loop below reads either at full speed.
-  private readonly sorted: AcCoefficients = { position: new Uint8Array(64), value: new Int16Array(64) };
 
   constructor(private readonly p: Plan) {}
 
-  /** The symbols of output block `block` of component c, after the DC `pred`; or of a padding block. */
-  read(c: PlannedComponent, block: number, pred: number) {
+  /** The symbols of the scan's block i, after the DC `pred`. */
+  read(order: Order, i: number, pred: number) {
     const { symbol, bits } = this;
-    if (block < 0) {
-      symbol[0] = 0; // the DC of the block before
-      symbol[1] = 0; // EOB
-      this.length = 2;
-      return;
-    }
-    const diff = c.dc[block] - pred;
+    const diff = order.dc[i] - pred;
     const dcSize = category(diff);
     if (dcSize > 11) throw new RangeError('a DC difference out of range for 8-bit JPEG');
     symbol[0] = dcSize;
     bits[0] = valueBits(diff);
     let n = 1;
 
-    const { moveTo, sign, reorders } = this.p;
-    let from = this.p.ac;
-    let start = c.acStart[block];
-    const count = c.acCount[block];
-    if (reorders) {
-      // Transposed: each diagonal's run reversed (see countAcSymbols).
-      const { position, value } = this.sorted;
-      const end = start + count;
-      let out = 0;
-      for (let j = start; j < end; ) {
-        const diagonal = DIAGONAL[from.position[j]];
-        let next = j + 1;
-        while (next < end && DIAGONAL[from.position[next]] === diagonal) next++;
-        for (let t = next - 1; t >= j; t--) {
-          position[out] = moveTo[from.position[t]]!;
-          value[out++] = from.value[t]!;
-        }
-        j = next;
-      }
-      from = this.sorted;
-      start = 0;
-    }
+    // Stored in the output's order (transposed for a quarter turn, Coefficients.transposed).
+    const { sign, ac } = this.p;
+    const start = order.acStart[i];
+    const count = order.acCount[i];
     let previous = 0;
     for (let j = start; j < start + count; j++) {
-      const k = from.position[j];
-      const v = from.value[j] * sign[k];
+      const k = acPosition(ac[j]);
+      const v = acValue(ac[j]) * sign[k];
       let run = k - previous - 1;
       for (; run > 15; run -= 16) symbol[n++] = 0xf0; // ZRL
       const size = category(v);
@@ -129,7 +119,7 @@ const dcTableOf = (component: number) => (component === 0 ? 0 : 2);
 /**
  * How often each symbol occurs, 257 counts per table (for optimalTable). The AC symbols were
  * counted by the decoder (see PlannedComponent.acSymbols): only the DCs, whose differences
- * change with the order of the blocks, and the padding blocks need a look.
+ * change with the order of the blocks, and the padding blocks' EOBs need a look.
  */
 function countSymbols(p: Plan, order: Order): Uint32Array {
   const counts = new Uint32Array(4 * 257);
@@ -139,18 +129,13 @@ function countSymbols(p: Plan, order: Order): Uint32Array {
       if (n > 0 && (symbol & 15) > 10) throw new RangeError('an AC coefficient out of range for 8-bit JPEG');
       counts[ac + symbol] += n;
     });
+    counts[ac] += order.padding[ci]; // EOB
   });
   const pred = new Int32Array(p.components.length);
-  for (let i = 0; i < order.block.length; i++) {
+  for (let i = 0; i < order.dc.length; i++) {
     const ci = order.owner[i];
     const dc = dcTableOf(ci) * 257;
-    const block = order.block[i];
-    if (block < 0) {
-      counts[dc]++; // the DC of the block before
-      counts[dc + 257]++; // EOB
-      continue;
-    }
-    const value = p.components[ci].dc[block];
+    const value = order.dc[i];
     const size = category(value - pred[ci]);
     if (size > 11) throw new RangeError('a DC difference out of range for 8-bit JPEG');
     counts[dc + size]++;
@@ -177,12 +162,10 @@ function writeScan(p: Plan, order: Order, tables: readonly EncodeTable[], bits: 
   let n = 0;
   let acc = 0;
   let pending = 0; // bits in acc not yet written, always fewer than 8 between symbols
-  for (let i = 0; i < order.block.length; i++) {
+  for (let i = 0; i < order.dc.length; i++) {
     const ci = order.owner[i];
-    const c = p.components[ci];
-    const block = order.block[i];
-    s.read(c, block, pred[ci]);
-    if (block >= 0) pred[ci] = c.dc[block]!;
+    s.read(order, i, pred[ci]);
+    pred[ci] = order.dc[i];
     const dcCodes = codes[dcTableOf(ci)];
     const acCodes = codes[dcTableOf(ci) + 1];
     for (let j = 0; j < s.length; j++) {

@@ -18,7 +18,8 @@ export interface DecodeTable {
   readonly fast: Uint16Array;
   /**
    * For AC tables, by the next LOOKAHEAD bits: a whole coefficient when its code and value fit
-   * them (most do), as value << 16 | size << 12 | run << 8 | bits used; else 0.
+   * them (most do), as value << 16 | run << 12 | size << 8 | bits used; else 0. Shifted right
+   * by 8 it is value << 8 | symbol, the form the decoder keeps a transposed block in.
    */
   readonly fastAc: Int32Array;
   /** By length 1–16: the largest code of that length, or -1. */
@@ -74,7 +75,7 @@ export function decodeTable(spec: HuffmanSpec): DecodeTable {
     if (e === 0 || size === 0 || length + size > LOOKAHEAD) continue;
     const v = (bits >> (LOOKAHEAD - length - size)) & ((1 << size) - 1);
     const value = v < 1 << (size - 1) ? v - (1 << size) + 1 : v;
-    fastAc[bits] = (value << 16) | (size << 12) | ((e & 0xf0) << 4) | (length + size);
+    fastAc[bits] = (value << 16) | ((e & 0xff) << 8) | (length + size);
   }
   return { fast, fastAc, maxCode, offset, symbols: spec.symbols };
 }

@@ -29,7 +29,7 @@ const ICC_PROFILE = 'ICC_PROFILE\0';
 export function flipJpegLossless(bytes: Uint8Array, transform: Transform, edges: Edges): LosslessResult {
   try {
     const whole = compose(fromExifOrientation(jpegOrientation(bytes)), transform);
-    const input = readCoefficients(bytes, { transposedSymbols: swapsAxes(whole) });
+    const input = readCoefficients(bytes, { transposed: swapsAxes(whole) });
     const kept = keptSize(input, whole);
     const trimmed = kept.width !== input.width || kept.height !== input.height;
     if (kept.width === 0 || kept.height === 0) return { ok: false, reason: 'tooSmall', detail: `${input.width}×${input.height} is smaller than one MCU` };

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { withExif } from '../../../../lib/image/exif';
 import { parseTransformKey, transformKey, transformPixels, type Pixels, type Transform } from '../../../../lib/image/transform';
-import { blockCoefficients, type Coefficients } from './coefficients';
+import { blockCoefficients, countAcSymbols, type Coefficients } from './coefficients';
 import { readCoefficients } from './decode';
 import { flipJpegLossless } from './index';
 import { keptSize } from './rearrange';
@@ -27,6 +27,13 @@ inputs.push({ width: 50, height: 35, sampling: '4:2:0', restart: 1 });
 inputs.push({ width: 50, height: 35, sampling: '4:2:2', progressive: true, restart: 2 });
 inputs.push({ width: 9, height: 70, sampling: 'grey', restart: 3 });
 inputs.push({ width: 300, height: 200, sampling: '4:2:0', progressive: true, quality: 97 });
+// Larger baseline images, of many MCUs and odd sizes, where a quarter turn reads the blocks
+// column by column: restart intervals, blocks full to their last positions (quality 97) and
+// every sampling.
+inputs.push({ width: 301, height: 203, sampling: '4:2:0', restart: 7 });
+inputs.push({ width: 190, height: 131, sampling: '4:2:2', quality: 97 });
+inputs.push({ width: 131, height: 77, sampling: '4:4:4', restart: 5 });
+inputs.push({ width: 203, height: 157, sampling: 'grey', quality: 97 });
 
 const name = (o: JpegOptions) =>
   `${o.width}×${o.height} ${o.sampling}${o.progressive ? ' progressive' : ' baseline'}${o.restart ? `, restart every ${o.restart}` : ''}`;
@@ -128,6 +135,31 @@ describe('the decoded output is the flipped decoded input', () => {
   }
 });
 
+describe('coefficients read transposed, for a quarter turn', () => {
+  for (const o of inputs) {
+    it(name(o), () => {
+      const jpeg = makeJpeg(o);
+      const plain = readCoefficients(jpeg);
+      const transposed = readCoefficients(jpeg, { transposed: true });
+      transposed.components.forEach((c, ci) => {
+        const counted = new Uint32Array(257);
+        for (let y = 0; y < c.blocksHigh; y++) {
+          for (let x = 0; x < c.blocksWide; x++) {
+            const block = y * c.stride + x;
+            // The same block, its AC coefficients in the transposed block's order...
+            const a = blockCoefficients(transposed, c, block);
+            const b = blockCoefficients(plain, plain.components[ci], block);
+            expect(Array.from(a), `block ${x},${y} of component ${ci}`).toEqual(Array.from(b));
+            countAcSymbols(transposed.ac, c.acStart[block], c.acCount[block], counted, 1);
+          }
+        }
+        // ...and their symbols counted in that order.
+        expect(Array.from(c.acSymbols), `component ${ci}`).toEqual(Array.from(counted));
+      });
+    });
+  }
+});
+
 describe('round trips', () => {
   it('flipping twice gives back the coefficients, and four quarter turns too', () => {
     for (const o of inputs) {
@@ -221,8 +253,7 @@ describe('edges, metadata and what falls back', () => {
     for (let i = 0; i < 200; i++) {
       const broken = whole.slice(0, Math.floor(random() * whole.length) + 2);
       for (let j = 0; j < 3; j++) broken[Math.floor(random() * broken.length)] = Math.floor(random() * 256);
-      const r = flipJpegLossless(broken, flipH, 'trim');
-      expect(typeof r.ok).toBe('boolean');
+      for (const t of [flipH, parseTransformKey('r1')!]) expect(typeof flipJpegLossless(broken, t, 'trim').ok).toBe('boolean');
     }
     expect(flipJpegLossless(new Uint8Array([1, 2, 3]), flipH, 'trim')).toMatchObject({ ok: false, reason: 'damaged' });
   });

@@ -7,7 +7,7 @@
 // bottom edges. They cannot move to the left or top edge (JPEG always pads right and bottom),
 // so, as `jpegtran -trim` does, the transform drops the partial MCU column or row that would.
 import { inverse, mapPoint, outputSize, type Transform } from '../../../../lib/image/transform';
-import { componentBlocks, countAcSymbols, maxSampling, TRANSPOSED, ZIGZAG, type Coefficients, type Component } from './coefficients';
+import { componentBlocks, countAcSymbols, maxSampling, ZIGZAG, type Coefficients, type Component } from './coefficients';
 
 /** How a transform moves the axes: whether it transposes, and which output axes it reverses. */
 function axes(t: Transform) {
@@ -53,28 +53,27 @@ export interface PlannedComponent extends Pick<Component, 'id' | 'tq' | 'dc' | '
 
 /**
  * The transformed image, described rather than built: the encoder reads each output block
- * straight from its input block, so no second copy of the coefficients is ever made.
+ * straight from its input block, so no second copy of the AC coefficients is ever made.
  */
 export interface Plan extends Pick<Coefficients, 'width' | 'height' | 'quant' | 'jfif' | 'ac'> {
   readonly components: readonly PlannedComponent[];
-  /** By zigzag position in an input block: its zigzag position in the output block. */
-  readonly moveTo: Uint8Array;
-  /** Whether moveTo changes the order (a transpose): within each anti-diagonal it reverses it. */
-  readonly reorders: boolean;
   /** By zigzag position in an output block: -1 where the coefficient changes sign, else 1. */
   readonly sign: Int8Array;
 }
 
-/** The transformed image, less the edge keptSize drops. */
+/**
+ * The transformed image, less the edge keptSize drops. A transform that swaps the axes needs
+ * the coefficients read transposed (readCoefficients), any other needs them as they are.
+ */
 export function plan(c: Coefficients, t: Transform): Plan {
   const { transposed, reverseX, reverseY } = axes(t);
+  if (c.transposed !== transposed) throw new Error(`coefficients read ${c.transposed ? '' : 'un'}transposed for a transform that needs the opposite`);
   const kept = keptSize(c, t);
   const size = outputSize(t, kept.width, kept.height);
 
   // Output natural position (row, col) comes from (col, row) when transposed, and changes sign
   // on odd columns when mirrored left to right, on odd rows when mirrored top to bottom.
   const from = (n: number) => (transposed ? (n & 7) * 8 + (n >> 3) : n);
-  const moveTo = transposed ? TRANSPOSED : Uint8Array.from(ZIGZAG, (_, k) => k);
   const sign = Int8Array.from(ZIGZAG, (n) => ((reverseX && (n & 1) === 1) !== (reverseY && ((n >> 3) & 1) === 1) ? -1 : 1));
 
   const back = inverse(t);
@@ -85,15 +84,12 @@ export function plan(c: Coefficients, t: Transform): Plan {
     // The input block index is affine in the output block's (x, y).
     const index = (p: { x: number; y: number }) => p.y * comp.stride + p.x;
     const origin = index(mapPoint(back, out.width, out.height, 0, 0));
-    // The decoder's counts less the trimmed edge's; or, read for the other kind of transform,
-    // counted afresh over the blocks kept.
-    const fresh = c.transposedSymbols !== transposed;
-    const acSymbols = fresh ? new Uint32Array(257) : comp.acSymbols.slice();
+    // The decoder's counts less the trimmed edge's.
+    const acSymbols = comp.acSymbols.slice();
     for (let y = 0; y < comp.blocksHigh; y++) {
-      for (let x = fresh || y >= blocksHigh ? 0 : blocksWide; x < comp.blocksWide; x++) {
+      for (let x = y >= blocksHigh ? 0 : blocksWide; x < comp.blocksWide; x++) {
         const block = y * comp.stride + x;
-        const kept = x < blocksWide && y < blocksHigh;
-        if (kept === fresh) countAcSymbols(c.ac, comp.acStart[block], comp.acCount[block], acSymbols, fresh ? 1 : -1, transposed);
+        countAcSymbols(c.ac, comp.acStart[block], comp.acCount[block], acSymbols, -1);
       }
     }
     return {
@@ -115,5 +111,5 @@ export function plan(c: Coefficients, t: Transform): Plan {
 
   // A transposed image needs transposed quantisation tables, entry for entry with its coefficients.
   const quant = transposed ? c.quant.map((q) => q && Uint16Array.from({ length: 64 }, (_, n) => q[from(n)])) : c.quant;
-  return { width: size.width, height: size.height, components, ac: c.ac, quant, jfif: c.jfif, moveTo, reorders: transposed, sign };
+  return { width: size.width, height: size.height, components, ac: c.ac, quant, jfif: c.jfif, sign };
 }

@@ -2,7 +2,7 @@
 // goes straight into the compact form with a bit reader held in local variables, as fast as
 // this gets in JavaScript; a progressive scan refines full 64-coefficient blocks, and the frame
 // is made compact once all its scans are in (decode.ts). Restart markers are honoured in both.
-import { countAcSymbols, ZIGZAG, type Component } from './coefficients';
+import { packByMask, TRANSPOSED, ZIGZAG, type AcCoefficients, type Component } from './coefficients';
 import { LOOKAHEAD, type DecodeTable } from './huffman';
 import { damaged } from './unsupported';
 
@@ -14,9 +14,9 @@ export interface Frame {
   mcusWide: number;
   mcusHigh: number;
   /** The non-zero AC coefficients as they are decoded (sequential scans) or gathered (progressive). */
-  ac: { position: Uint8Array; value: Int16Array; length: number };
-  /** Count the AC symbols transposed (Coefficients.transposedSymbols). */
-  transposedSymbols: boolean;
+  ac: { words: AcCoefficients; length: number };
+  /** Keep the blocks transposed (Coefficients.transposed). */
+  transposed: boolean;
 }
 
 export interface FrameComponent extends Component {
@@ -297,7 +297,10 @@ function longCode(t: DecodeTable, buffer: number, count: number): number {
 
 /**
  * A sequential scan, the common case and the one that must be fast: the bit reader lives in
- * local variables (several times faster than object fields), refilled 16 bits at a time.
+ * local variables (several times faster than object fields), refilled 16 bits at a time. The
+ * AC coefficients are read by one of two loops, as they are or transposed: the same bit reading
+ * with a different step at each coefficient, written out twice because it must stay in these
+ * local variables, and because one loop for both slowed the flips by a test per coefficient.
  */
 function decodeSequential(
   data: Uint8Array,
@@ -308,8 +311,7 @@ function decodeSequential(
   tables: { dc: DecodeTable; ac: DecodeTable }[],
   frame: Frame,
 ) {
-  const acOut = frame.ac;
-  const transposed = frame.transposedSymbols;
+  const transposed = frame.transposed;
   const last = data.length - 2;
   let pos = 0;
   let buffer = 0;
@@ -317,8 +319,8 @@ function decodeSequential(
   let interval = 0;
   const pred = new Int32Array(comps.length);
   const { owner, at, real } = order;
-  const { position, value } = acOut;
-  let n = acOut.length;
+  const words = frame.ac.words;
+  let n = frame.ac.length;
   // Padding blocks are counted here, where nobody looks: no branch per coefficient.
   const uncounted = new Uint32Array(257);
   for (let i = 0; i < at.length; i++) {
@@ -355,64 +357,109 @@ function decodeSequential(
     }
     c.dc[block] = pred[ci]!;
 
-    // The AC symbols a baseline encoder would write for this block, counted on the way (see
+    // The AC symbols a baseline encoder would write for this block are counted on the way (see
     // Component.acSymbols): the run from the last non-zero coefficient, ZRLs for every 16.
-    const symbols = real[i] && !transposed ? c.acSymbols : uncounted;
-    let previous = 0;
+    const symbols = real[i] ? c.acSymbols : uncounted;
     const start = n;
-    for (let k = 1; k < 64; ) {
-      if (count < 16) {
-        buffer = (buffer << 16) | (data[pos] << 8) | data[pos + 1];
-        count += 16;
-        if (pos < last) pos += 2;
+    if (transposed) {
+      // Each coefficient goes to its transposed position among the block's next 64 words, with
+      // a bit in a 64-bit mask; the block is then packed, and its symbols counted, in that order.
+      if (n + 64 > words.length) throw damaged('more coefficients than the file can hold');
+      let low = 0;
+      let high = 0;
+      for (let k = 1; k < 64; k++) {
+        if (count < 16) {
+          buffer = (buffer << 16) | (data[pos] << 8) | data[pos + 1];
+          count += 16;
+          if (pos < last) pos += 2;
+        }
+        const next = (buffer >>> (count - LOOKAHEAD)) & ((1 << LOOKAHEAD) - 1);
+        const whole = ac.fastAc[next];
+        let coefficient; // value << 8, and its size in the low four bits
+        if (whole !== 0) {
+          // A short code and a small value together: one lookup.
+          count -= whole & 0xff;
+          k += (whole >> 12) & 15;
+          coefficient = whole >> 8;
+        } else {
+          e = ac.fast[next] || longCode(ac, buffer, count);
+          count -= e >> 8;
+          size = e & 15;
+          if (size === 0) {
+            if ((e & 0xff) !== 0xf0) break; // EOB
+            k += 15; // ZRL: 16 zeros
+            continue;
+          }
+          k += (e >> 4) & 15;
+          if (count < 16) {
+            buffer = (buffer << 16) | (data[pos] << 8) | data[pos + 1];
+            count += 16;
+            if (pos < last) pos += 2;
+          }
+          count -= size;
+          const v = (buffer >>> count) & ((1 << size) - 1);
+          coefficient = ((v + ((((v >> (size - 1)) & 1) - 1) & (1 - (1 << size)))) << 8) | size;
+        }
+        const t = TRANSPOSED[k];
+        words[start + t] = coefficient;
+        // Without a branch: shifts count modulo 32, and t >> 5 picks the half of the mask.
+        low |= (1 << t) & ((t >> 5) - 1);
+        high |= (1 << t) & -(t >> 5);
       }
-      const next = (buffer >>> (count - LOOKAHEAD)) & ((1 << LOOKAHEAD) - 1);
-      const whole = ac.fastAc[next];
-      if (whole !== 0) {
-        // A short code and a small value together: one lookup.
-        count -= whole & 0xff;
-        k += (whole >> 8) & 15;
-        if (k > 63 || n === position.length) throw damaged('coefficients past the end of a block');
+      if (low & 1) throw damaged('coefficients past the end of a block'); // see TRANSPOSED
+      n = packByMask(words, start, low, high, symbols);
+    } else {
+      let previous = 0;
+      for (let k = 1; k < 64; ) {
+        if (count < 16) {
+          buffer = (buffer << 16) | (data[pos] << 8) | data[pos + 1];
+          count += 16;
+          if (pos < last) pos += 2;
+        }
+        const next = (buffer >>> (count - LOOKAHEAD)) & ((1 << LOOKAHEAD) - 1);
+        const whole = ac.fastAc[next];
+        if (whole !== 0) {
+          // A short code and a small value together: one lookup.
+          count -= whole & 0xff;
+          k += (whole >> 12) & 15;
+          if (k > 63 || n === words.length) throw damaged('coefficients past the end of a block');
+          const run = k - previous - 1;
+          symbols[0xf0] += run >> 4;
+          symbols[((run & 15) << 4) | ((whole >> 8) & 15)]++;
+          previous = k;
+          words[n++] = ((whole >> 16) << 8) | k++;
+          continue;
+        }
+        e = ac.fast[next] || longCode(ac, buffer, count);
+        count -= e >> 8;
+        size = e & 15;
+        if (size === 0) {
+          if ((e & 0xff) !== 0xf0) break; // EOB
+          k += 16;
+          continue;
+        }
+        k += (e >> 4) & 15;
+        if (k > 63) throw damaged('coefficients past the end of a block');
+        if (count < 16) {
+          buffer = (buffer << 16) | (data[pos] << 8) | data[pos + 1];
+          count += 16;
+          if (pos < last) pos += 2;
+        }
+        count -= size;
+        const v = (buffer >>> count) & ((1 << size) - 1);
+        if (n === words.length) throw damaged('more coefficients than the file can hold');
         const run = k - previous - 1;
         symbols[0xf0] += run >> 4;
-        symbols[((run & 15) << 4) | ((whole >> 12) & 15)]++;
+        symbols[((run & 15) << 4) | size]++;
         previous = k;
-        position[n] = k++;
-        value[n++] = whole >> 16;
-        continue;
+        words[n++] = ((v + ((((v >> (size - 1)) & 1) - 1) & (1 - (1 << size)))) << 8) | k++;
       }
-      e = ac.fast[next] || longCode(ac, buffer, count);
-      count -= e >> 8;
-      size = e & 15;
-      if (size === 0) {
-        if ((e & 0xff) !== 0xf0) break; // EOB
-        k += 16;
-        continue;
-      }
-      k += (e >> 4) & 15;
-      if (k > 63) throw damaged('coefficients past the end of a block');
-      if (count < 16) {
-        buffer = (buffer << 16) | (data[pos] << 8) | data[pos + 1];
-        count += 16;
-        if (pos < last) pos += 2;
-      }
-      count -= size;
-      const v = (buffer >>> count) & ((1 << size) - 1);
-      if (n === position.length) throw damaged('more coefficients than the file can hold');
-      const run = k - previous - 1;
-      symbols[0xf0] += run >> 4;
-      symbols[((run & 15) << 4) | size]++;
-      previous = k;
-      position[n] = k++;
-      value[n++] = v + ((((v >> (size - 1)) & 1) - 1) & (1 - (1 << size)));
+      if (previous < 63) symbols[0]++; // EOB
     }
-    if (previous < 63) symbols[0]++; // EOB
-    // Counted in transposed order instead: a second, short loop over what was just written.
-    if (transposed && real[i]) countAcSymbols(acOut, start, n - start, c.acSymbols, 1, true);
     c.acStart[block] = start;
     c.acCount[block] = n - start;
   }
-  acOut.length = n;
+  frame.ac.length = n;
 }
 
 function missingTable(): never {
