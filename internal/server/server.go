@@ -124,9 +124,16 @@ func New(cfg config.Config, table *site.Table, dist fs.FS, logger *slog.Logger, 
 		return nil, fmt.Errorf("server: %w", err)
 	}
 	s.handler = s.middleware(s.routes())
-	s.http = &http.Server{
-		Addr:              cfg.Addr,
-		Handler:           s.handler,
+	s.http = newHTTPServer(cfg.Addr, s.handler, logger)
+	return s, nil
+}
+
+// newHTTPServer is an http.Server around h with the server's timeouts and limits, logging
+// net/http's own complaints (bad TLS handshakes, hijack failures) as warnings.
+func newHTTPServer(addr string, h http.Handler, logger *slog.Logger) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -134,7 +141,6 @@ func New(cfg config.Config, table *site.Table, dist fs.FS, logger *slog.Logger, 
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
-	return s, nil
 }
 
 // buildEntries turns the build output, the sitemaps and robots.txt into compressed entries.

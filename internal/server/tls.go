@@ -105,16 +105,7 @@ func RedirectToHTTPS(publicURL string) http.Handler {
 
 // NewRedirectServer is the plain-HTTP server around h, with the main server's timeouts.
 func NewRedirectServer(addr string, h http.Handler, logger *slog.Logger) *http.Server {
-	return &http.Server{
-		Addr:              addr,
-		Handler:           h,
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
+	return newHTTPServer(addr, h, logger)
 }
 
 // ServeTLS accepts TLS connections (HTTP/2 and HTTP/1.1) on ln, with tlsConfig, until
