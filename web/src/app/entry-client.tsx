@@ -1,6 +1,7 @@
 // Boots a prerendered page: reads its data, loads its messages and page chunk, hydrates,
 // then starts the runtime (navigation, preloading, build check) and, once idle, the analytics
 // and the service worker.
+import { startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { startAnalytics } from '../features/analytics/public';
 import { startConsent } from '../features/consent/public';
@@ -25,23 +26,28 @@ async function main() {
   const replaceSearch = createSearchWriter(store, (search) => {
     history.replaceState(history.state, '', location.pathname + search + location.hash);
   });
-  hydrateRoot(
-    root,
-    <I18nProvider i18n={i18n}>
-      <App
-        store={store}
-        year={boot.year}
-        onMount={() => {
-          startRuntime({ boot, store, i18n });
-          startAnalytics(store);
-          startConsent(store, i18n, boot.tagManager);
-          startOffline(store);
-        }}
-        replaceSearch={replaceSearch}
-      />
-    </I18nProvider>,
-    { onRecoverableError: (err) => console.warn('Recoverable render error:', err) },
-  );
+  // Hydrating in a transition lets React yield to the browser every few milliseconds, so that
+  // a slow phone's main thread is never blocked for long while the page comes alive. A click or
+  // key press meanwhile makes React finish hydrating at once, then handles it.
+  startTransition(() => {
+    hydrateRoot(
+      root,
+      <I18nProvider i18n={i18n}>
+        <App
+          store={store}
+          year={boot.year}
+          onMount={() => {
+            startRuntime({ boot, store, i18n });
+            startAnalytics(store);
+            startConsent(store, i18n, boot.tagManager);
+            startOffline(store);
+          }}
+          replaceSearch={replaceSearch}
+        />
+      </I18nProvider>,
+      { onRecoverableError: (err) => console.warn('Recoverable render error:', err) },
+    );
+  });
 }
 
 main().catch((err) => console.error('Handy Tools failed to start:', err));

@@ -48,7 +48,9 @@ export function startRuntime({ boot, store, i18n }: RuntimeInput) {
     },
   });
 
-  store.set({ ...store.get(), search: location.search });
+  // The prerendered page knows no query; a link with one re-renders the page with it. Without
+  // one, nothing changed, and setting the view anyway would re-render every component at once.
+  if (location.search !== store.get().search) store.set({ ...store.get(), search: location.search });
   rememberLanguage(boot.payload.route.locale);
   interceptLinks(navigator);
   window.addEventListener('popstate', () => void navigator.navigate(location.href, 'none'));
