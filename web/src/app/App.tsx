@@ -9,7 +9,7 @@ import { useStore } from '../lib/store';
 interface Props {
   store: ViewStore;
   year: number;
-  /** Runs once, after hydration. */
+  /** Runs once, soon after hydration. */
   onMount?: () => void;
   /** Replaces the query string of a view if it is still on screen; the server has nothing to replace. */
   replaceSearch?: (view: View, search: string) => void;
@@ -20,7 +20,12 @@ const noop = () => {};
 /** The whole page: layout around the current view (a page, or "Page not found"). */
 export function App({ store, year, onMount, replaceSearch = noop }: Props) {
   const mounted = useEffectEvent(() => onMount?.());
-  useEffect(() => mounted(), []); // once, after hydration
+  useEffect(() => {
+    // Once, after hydration, in a task of its own rather than after every component's effects:
+    // the main thread is never held long enough to delay a tap.
+    const id = setTimeout(mounted);
+    return () => clearTimeout(id);
+  }, []);
   const view = useStore(store);
   // Bound to the view it was rendered for, so that a page's late write cannot undo a navigation.
   const replaceViewSearch = useCallback((search: string) => replaceSearch(view, search), [replaceSearch, view]);
