@@ -91,7 +91,14 @@ try {
   let count = 0;
   for (const theme of themes) {
     for (const [device, viewport] of Object.entries(widths)) {
-      const context = await browser.newContext({ viewport, colorScheme: theme, deviceScaleFactor: 1, isMobile: device === 'phone', hasTouch: device === 'phone' });
+      const context = await browser.newContext({
+        viewport,
+        colorScheme: theme,
+        deviceScaleFactor: 1,
+        isMobile: device === 'phone',
+        hasTouch: device === 'phone',
+        bypassCSP: true, // for the style below, which the site's CSP would refuse
+      });
       const page = await context.newPage();
       for (const code of locales) {
         for (const name of pageNames) {
@@ -111,6 +118,9 @@ try {
           await page.goto(pageURL(base, code, p.path));
           await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
           if (name === 'faq') await page.locator('details.faq-item summary').first().click();
+          // Text far from the window is not rendered (content-visibility: auto) and a whole-page
+          // capture does not scroll: render it all, as a reader scrolling down sees it.
+          await page.addStyleTag({ content: '.prose > * { content-visibility: visible !important; }' });
           const file = join(out, `${name}-${code}-${device}-${theme}.png`);
           await page.screenshot({ path: file, fullPage: true });
           count++;
