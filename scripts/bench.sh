@@ -18,7 +18,8 @@
 #    the ratios handy/bare (goal ≥ 0.95), handy/caddy (goal ≥ 2) and handy/nginx (goal ≥ 0.90 over
 #    plain HTTP): on a 2-core machine shared with wrk, absolute figures move by up to 25 % between
 #    runs, the ratios far less;
-# 4. runs scripts/lighthouse.mjs against handy;
+# 4. runs scripts/lighthouse.mjs against handy: all 56 pages, three runs one after another (about
+#    25 minutes), and the lowest score per category and longest tool-page TBT of each run;
 # 5. runs scripts/bench-flip.mjs: the image flipper on a 24-megapixel JPEG against decode + encode.
 # 6. the document store: group commit and query benchmarks on both engines, then 1,000 listens
 #    held against a running handy (scripts/benchlisten).
@@ -48,7 +49,7 @@
 #    photo against a horizontal flip, alternated, by phase (goal: the turn within 1.1× the flip).
 #
 # Env: BENCH_ROUNDS (3), BENCH_DURATION (10s), BENCH_WARMUP (3s), BENCH_MODES ("plain tls"),
-#      BENCH_LIGHTHOUSE (1; 0 skips it),
+#      BENCH_LIGHTHOUSE (1; 0 skips it), BENCH_LIGHTHOUSE_RUNS (3),
 #      BENCH_FLIP (1; 0 skips it), BENCH_FLIP_ROUNDS (5),
 #      BENCH_DOCSTORE (1; 0 skips it), BENCH_DOCSTORE_COUNT (5),
 #      BENCH_HISTORY (1; 0 skips it), BENCH_HISTORY_SAMPLES (100), BENCH_HISTORY_QUEUED (1000),
@@ -444,8 +445,9 @@ done
 if [ "$run_lighthouse" != 0 ]; then
   echo
   echo "bench: node scripts/lighthouse.mjs $handy_url"
-  # About 14 runs of 8-12 s each; bounded so a hung Chrome cannot hold the benchmark.
-  timeout 240 node scripts/lighthouse.mjs "$handy_url"
+  # 56 pages of 8-12 s each per run; bounded so that a hung Chrome cannot hold the benchmark.
+  lh_runs=${BENCH_LIGHTHOUSE_RUNS:-3}
+  LH_RUNS=$lh_runs timeout $((lh_runs * 56 * 20)) node scripts/lighthouse.mjs "$handy_url"
 fi
 
 # --- 5. The image flipper in Chromium --------------------------------------------------------
