@@ -7,6 +7,7 @@ import { formatNumber } from '../../lib/number';
 import { outputFormat, uniqueNames, type OutputChoice } from './logic/formats';
 import { createFlipClient, type FlipClient } from './flipClient';
 import { openImage, type OpenedImage, type Problem } from './inspect';
+import { Compare } from './Compare';
 import { CropPanel } from './CropPanel';
 import { Preview } from './Preview';
 import { render, wantsLossless, type Settings } from './render';
@@ -54,13 +55,23 @@ export function FlipImageTool({ lang }: { lang: string }) {
   const [status, setStatus] = useState('');
   const [dragging, setDragging] = useState(false);
   const [cropping, setCropping] = useState<number | undefined>();
+  const [selected, setSelected] = useState<number | undefined>();
+  const [motion, setMotion] = useState<{ op: Operation; count: number } | undefined>();
   const client = useRef<FlipClient>(undefined);
+  const stage = useRef<HTMLElement>(null);
   const transform = history[history.length - 1];
   const croppingItem = items.find((i) => i.key === cropping);
+  // The image on the stage: the one chosen, else the first.
+  const current = items.find((i) => i.key === selected) ?? items[0];
+  const hasImages = current !== undefined;
   const setCrop = (key: number, crop: Crop | undefined) =>
     setItems((list) => list.map((i) => (i.key === key ? { ...i, crop } : i)));
 
   useEffect(() => () => client.current?.terminate(), []);
+  // The first image brings the stage into view, its toolbar within reach at the bottom of a phone.
+  useEffect(() => {
+    if (hasImages) stage.current?.scrollIntoView({ block: 'nearest' });
+  }, [hasImages]);
 
   const notify = (text: string, kind: Notice['kind'] = 'info') => setNotices((n) => [...n, { key: nextKey++, text, kind }]);
 
@@ -96,6 +107,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
 
   function operate(op: Operation) {
     setHistory((h) => [...h, apply(h[h.length - 1], op)]);
+    setMotion((m) => ({ op, count: (m?.count ?? 0) + 1 }));
   }
 
   async function download(only?: Item) {
@@ -174,10 +186,11 @@ export function FlipImageTool({ lang }: { lang: string }) {
   return (
     <div className="flip-tool">
       <p className="flip-privacy">{t('privacy')}</p>
-      <div className={dragging ? 'drop-zone drop-zone-active' : 'drop-zone'}>
-        <p className="drop-title">{dragging ? t('drop.active') : t('drop.title')}</p>
-        <label className="button file-button">
-          {t('drop.button')}
+      {/* One element before and after the first image, so that the file input keeps its focus. */}
+      <div className={`${hasImages ? 'flip-add' : 'drop-zone'}${dragging ? ' drop-zone-active' : ''}`}>
+        {!hasImages && <p className="drop-title">{dragging ? t('drop.active') : t('drop.title')}</p>}
+        <label className={hasImages ? 'button secondary file-button' : 'button file-button'}>
+          {hasImages ? t('add') : t('drop.button')}
           <input
             type="file"
             className="visually-hidden"
@@ -189,7 +202,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
             }}
           />
         </label>
-        <p className="field-hint">{t('drop.hint')}</p>
+        <p className="field-hint">{!hasImages ? t('drop.hint') : dragging ? t('drop.active') : t('addHint')}</p>
       </div>
 
       <div className="flip-status" role="status" aria-live="polite">
@@ -211,11 +224,23 @@ export function FlipImageTool({ lang }: { lang: string }) {
         </ul>
       )}
 
-      {items.length > 0 && (
+      {current && (
         <div className="flip-workspace">
-          <section className="flip-controls" aria-labelledby="flip-tools-heading">
-            <h2 id="flip-tools-heading">{t('tools')}</h2>
-            <div className="flip-ops">
+          <section className="flip-stage" ref={stage} aria-labelledby="flip-tools-heading">
+            <h2 id="flip-tools-heading" className="visually-hidden">
+              {t('tools')}
+            </h2>
+            <Compare
+              key={current.key}
+              image={current.image.preview}
+              width={current.image.width}
+              height={current.image.height}
+              transform={transform}
+              crop={current.crop}
+              name={current.image.file.name}
+              motion={motion}
+            />
+            <div className="flip-toolbar" role="group" aria-labelledby="flip-tools-heading">
               {ops.map(({ op, key }) => (
                 <button
                   key={op}
@@ -223,116 +248,137 @@ export function FlipImageTool({ lang }: { lang: string }) {
                   className={op === 'undo' || op === 'reset' ? 'secondary' : undefined}
                   disabled={(op === 'undo' || op === 'reset') && history.length === 1}
                   aria-keyshortcuts={key?.replace('Ctrl', 'Control')}
+                  title={key && `${t(`ops.${op}`)} (${key})`}
                   onClick={() => (op === 'undo' ? shortcut('undo') : op === 'reset' ? setHistory([identity]) : operate(op))}
                 >
                   {t(`ops.${op}`)}
-                  {key && <kbd>{key}</kbd>}
                 </button>
               ))}
-            </div>
-            <h2>{t('output')}</h2>
-            <SelectField
-              id="flip-format"
-              label={t('format')}
-              value={settings.output}
-              options={outputChoices.map((c) => ({ value: c, label: t(`formats.${c}`) }))}
-              onChange={(output) => setSettings({ ...settings, output })}
-            />
-            {losslessJpegs && (
-              <SelectField
-                id="flip-edges"
-                label={t('lossless.edges')}
-                hint={t('lossless.hint')}
-                value={settings.edges}
-                options={edgeChoices.map((c) => ({ value: c, label: t(`lossless.edgesOptions.${c}`) }))}
-                onChange={(edges) => setSettings({ ...settings, edges })}
-              />
-            )}
-            {lossy && (
-              <Field id="flip-quality" label={`${t('quality')}: ${Math.round(settings.quality * 100)} %`}>
-                {(aria) => (
-                  <input
-                    id="flip-quality"
-                    type="range"
-                    min={50}
-                    max={100}
-                    value={Math.round(settings.quality * 100)}
-                    onChange={(e) => setSettings({ ...settings, quality: Number(e.target.value) / 100 })}
-                    {...aria}
-                  />
-                )}
-              </Field>
-            )}
-            <SelectField
-              id="flip-metadata"
-              label={t('metadata')}
-              hint={t('metadataHint')}
-              value={settings.metadata}
-              options={metadataChoices.map((c) => ({ value: c, label: t(`metadataOptions.${c}`) }))}
-              onChange={(metadata) => setSettings({ ...settings, metadata })}
-            />
-            <div className="result-actions">
-              <button type="button" disabled={Boolean(busy)} onClick={() => void download()} aria-keyshortcuts="Control+S">
+              {current.image.svg === undefined && (
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={t('cropFor', { name: current.image.file.name })}
+                  onClick={() => setCropping(current.key)}
+                >
+                  {t('item.crop')}
+                </button>
+              )}
+              <button
+                type="button"
+                className="flip-download"
+                disabled={Boolean(busy)}
+                onClick={() => void download()}
+                aria-keyshortcuts="Control+S"
+              >
                 {items.length > 1 ? t('downloadZip') : t('download')}
-              </button>
-              <button type="button" className="secondary" onClick={() => remove(items)}>
-                {t('clear')}
               </button>
             </div>
           </section>
-          <section className="flip-images" aria-labelledby="flip-images-heading">
-            <h2 id="flip-images-heading">{t('images')}</h2>
-            <ul className="flip-list">
-              {items.map((item) => (
-                <li key={item.key} className="flip-item">
-                  <Preview
-                    image={item.image.preview}
-                    width={item.image.width}
-                    height={item.image.height}
-                    transform={transform}
-                    crop={item.crop}
-                    label={t('preview', { name: item.image.file.name })}
-                  />
-                  <p className="flip-name">
-                    <span>{item.image.file.name}</span>{' '}
-                    <span className="field-hint">{t('size', { width: item.image.width, height: item.image.height })}</span>
-                    {item.crop && <span className="field-hint"> · {t('cropped', { width: item.crop.width, height: item.crop.height })}</span>}
-                  </p>
-                  <div className="flip-item-actions">
-                    {item.image.svg === undefined && (
-                      <button type="button" className="secondary" aria-label={t('cropFor', { name: item.image.file.name })} onClick={() => setCropping(item.key)}>
-                        {t('item.crop')}
-                      </button>
-                    )}
-                    {item.crop && (
-                      <button type="button" className="secondary" onClick={() => setCrop(item.key, undefined)}>
-                        {t('cropRemove')}
-                      </button>
-                    )}
-                    {items.length > 1 && (
+          <div className="flip-side">
+            <section className="flip-controls" aria-labelledby="flip-output-heading">
+              <h2 id="flip-output-heading">{t('output')}</h2>
+              <SelectField
+                id="flip-format"
+                label={t('format')}
+                value={settings.output}
+                options={outputChoices.map((c) => ({ value: c, label: t(`formats.${c}`) }))}
+                onChange={(output) => setSettings({ ...settings, output })}
+              />
+              {losslessJpegs && (
+                <SelectField
+                  id="flip-edges"
+                  label={t('lossless.edges')}
+                  hint={t('lossless.hint')}
+                  value={settings.edges}
+                  options={edgeChoices.map((c) => ({ value: c, label: t(`lossless.edgesOptions.${c}`) }))}
+                  onChange={(edges) => setSettings({ ...settings, edges })}
+                />
+              )}
+              {lossy && (
+                <Field id="flip-quality" label={`${t('quality')}: ${Math.round(settings.quality * 100)} %`}>
+                  {(aria) => (
+                    <input
+                      id="flip-quality"
+                      type="range"
+                      min={50}
+                      max={100}
+                      value={Math.round(settings.quality * 100)}
+                      onChange={(e) => setSettings({ ...settings, quality: Number(e.target.value) / 100 })}
+                      {...aria}
+                    />
+                  )}
+                </Field>
+              )}
+              <SelectField
+                id="flip-metadata"
+                label={t('metadata')}
+                hint={t('metadataHint')}
+                value={settings.metadata}
+                options={metadataChoices.map((c) => ({ value: c, label: t(`metadataOptions.${c}`) }))}
+                onChange={(metadata) => setSettings({ ...settings, metadata })}
+              />
+            </section>
+            <section className="flip-images" aria-labelledby="flip-images-heading">
+              <h2 id="flip-images-heading">{t('images')}</h2>
+              <ul className="flip-list">
+                {items.map((item) => (
+                  <li key={item.key} className={item === current ? 'flip-item flip-item-current' : 'flip-item'}>
+                    <button
+                      type="button"
+                      className="flip-thumb"
+                      aria-pressed={item === current}
+                      aria-label={t('show', { name: item.image.file.name })}
+                      onClick={() => setSelected(item.key)}
+                    >
+                      <Preview
+                        image={item.image.preview}
+                        width={item.image.width}
+                        height={item.image.height}
+                        transform={transform}
+                        crop={item.crop}
+                        label={t('preview', { name: item.image.file.name })}
+                      />
+                    </button>
+                    <p className="flip-name">
+                      <span>{item.image.file.name}</span>{' '}
+                      <span className="field-hint">{t('size', { width: item.image.width, height: item.image.height })}</span>
+                      {item.crop && <span className="field-hint"> · {t('cropped', { width: item.crop.width, height: item.crop.height })}</span>}
+                    </p>
+                    <div className="flip-item-actions">
+                      {item.crop && (
+                        <button type="button" className="secondary" onClick={() => setCrop(item.key, undefined)}>
+                          {t('cropRemove')}
+                        </button>
+                      )}
+                      {items.length > 1 && (
+                        <button
+                          type="button"
+                          className="secondary"
+                          aria-label={t('downloadOne', { name: item.image.file.name })}
+                          disabled={Boolean(busy)}
+                          onClick={() => void download(item)}
+                        >
+                          {t('download')}
+                        </button>
+                      )}
                       <button
                         type="button"
                         className="secondary"
-                        aria-label={t('downloadOne', { name: item.image.file.name })}
-                        disabled={Boolean(busy)}
-                        onClick={() => void download(item)}
+                        aria-label={t('remove', { name: item.image.file.name })}
+                        onClick={() => remove([item])}
                       >
-                        {t('download')}
+                        {t('item.remove')}
                       </button>
-                    )}
-                    <button
-                      type="button"
-                      className="secondary"
-                      aria-label={t('remove', { name: item.image.file.name })}
-                      onClick={() => remove([item])}
-                    >
-                      {t('item.remove')}
-                    </button>
-                  </div>
-                </li>
-              ))}
-            </ul>
-          </section>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+              <button type="button" className="secondary" onClick={() => remove(items)}>
+                {t('clear')}
+              </button>
+            </section>
+          </div>
         </div>
       )}
 

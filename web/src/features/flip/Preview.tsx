@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import { canvasMatrix, outputSize, type Transform } from '../../lib/image/transform';
 import type { Crop } from './protocol';
 
@@ -10,13 +10,16 @@ interface Props {
   transform: Transform;
   crop?: Crop;
   label: string;
+  className?: string;
+  ref?: RefObject<HTMLCanvasElement | null>;
 }
 
 /** The result as it will be saved, drawn from the small preview: cheap enough for every click. */
-export function Preview({ image, width, height, transform, crop, label }: Props) {
-  const ref = useRef<HTMLCanvasElement>(null);
+export function Preview({ image, width, height, transform, crop, label, className = 'flip-preview', ref }: Props) {
+  const own = useRef<HTMLCanvasElement>(null);
+  const canvasRef = ref ?? own;
   useEffect(() => {
-    const canvas = ref.current;
+    const canvas = canvasRef.current;
     const ctx = canvas?.getContext('2d');
     if (!canvas || !ctx) return;
     const scale = image.width / width; // preview pixels per image pixel
@@ -28,6 +31,6 @@ export function Preview({ image, width, height, transform, crop, label }: Props)
     canvas.height = size.height;
     ctx.setTransform(...canvasMatrix(transform, w, h));
     ctx.drawImage(image, c.x * scale, c.y * scale, c.width * scale, c.height * scale, 0, 0, w, h);
-  }, [image, width, height, transform, crop]);
-  return <canvas ref={ref} className="flip-preview" role="img" aria-label={label} />;
+  }, [canvasRef, image, width, height, transform, crop]);
+  return <canvas ref={canvasRef} className={className} role="img" aria-label={label} />;
 }

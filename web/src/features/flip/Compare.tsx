@@ -1,0 +1,101 @@
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import { useTranslation } from '../../i18n/react';
+import { identity, outputSize, type Operation, type Transform } from '../../lib/image/transform';
+import { Preview } from './Preview';
+import type { Crop } from './protocol';
+
+interface Props {
+  image: CanvasImageSource & { width: number; height: number };
+  /** The image's full upright size. */
+  width: number;
+  height: number;
+  transform: Transform;
+  crop?: Crop;
+  name: string;
+  /** The last flip or turn and a count of them: each new one plays its motion once. */
+  motion?: { op: Operation; count: number };
+}
+
+/** Where each operation's result starts its motion from: the picture as it was. */
+const motionFrom: Record<Operation, string> = {
+  flipH: 'scaleX(-1)',
+  flipV: 'scaleY(-1)',
+  rotateCW: 'rotate(-90deg)',
+  rotateCCW: 'rotate(90deg)',
+};
+
+/**
+ * The selected image, as large as the stage allows: the original and the result one over the
+ * other, the original shown left of a slider (mouse, touch, or arrows, Home and End), or alone.
+ */
+export function Compare({ image, width, height, transform, crop, name, motion }: Props) {
+  const { t } = useTranslation('flip');
+  const [split, setSplit] = useState(50);
+  const [originalOnly, setOriginalOnly] = useState(false);
+  const result = useRef<HTMLCanvasElement>(null);
+  const c = crop ?? { width, height };
+  const out = outputSize(transform, c.width, c.height);
+
+  useEffect(() => {
+    const canvas = result.current;
+    if (!motion || !canvas || matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+    const animation = canvas.animate([{ transform: motionFrom[motion.op] }, { transform: 'none' }], {
+      duration: 160,
+      easing: 'ease-out',
+    });
+    return () => animation.cancel();
+  }, [motion]);
+
+  return (
+    <div className="flip-compare">
+      <div
+        className="flip-view"
+        // The result's proportions, so that the stage keeps its size when the preview redraws.
+        style={{ '--ratio': out.width / out.height, '--split': `${originalOnly ? 100 : split}%` } as CSSProperties}
+      >
+        {!originalOnly && (
+          <Preview
+            ref={result}
+            className="flip-view-result"
+            image={image}
+            width={width}
+            height={height}
+            transform={transform}
+            crop={crop}
+            label={t('preview', { name })}
+          />
+        )}
+        <Preview
+          className="flip-view-original"
+          image={image}
+          width={width}
+          height={height}
+          transform={identity}
+          label={t('compare.originalOf', { name })}
+        />
+        {!originalOnly && (
+          <>
+            <div className="flip-split" aria-hidden="true" />
+            <input
+              type="range"
+              className="flip-split-range"
+              min={0}
+              max={100}
+              value={split}
+              aria-label={t('compare.label')}
+              aria-valuetext={t('compare.value', { original: split, result: 100 - split })}
+              onChange={(e) => setSplit(Number(e.target.value))}
+            />
+          </>
+        )}
+      </div>
+      <div className="flip-compare-bar">
+        <span aria-hidden="true">{t('compare.before')}</span>
+        <button type="button" className="secondary" aria-pressed={originalOnly} onClick={() => setOriginalOnly((v) => !v)}>
+          {t('compare.showOriginal')}
+        </button>
+        <span aria-hidden="true">{originalOnly ? '' : t('compare.after')}</span>
+      </div>
+    </div>
+  );
+}
