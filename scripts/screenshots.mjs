@@ -7,13 +7,15 @@
 // takes a full-page PNG of each page of internal/site/site.json in English and Japanese, at
 // phone width (390 px) and desktop width (1280 px), in the light and the dark theme:
 // {page}-{locale}-{phone|desktop}-{light|dark}.png. The FAQ is taken with its first answer
-// open. The operator's dashboard ("admin") is taken too, after a few page views sent through
+// open; the image flipper a second time with two images open, one flipped, as the window shows
+// it (flip-image-open-…png). The operator's dashboard ("admin") is taken too, after a few page views sent through
 // the real beacon endpoint, with the token typed in. Env: SHOT_LOCALES ("en,jp"), SHOT_PAGES
 // (page names, comma-separated; "admin" for the dashboard), CHROME_PATH.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { crc32, deflateSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +29,42 @@ const locales = (process.env.SHOT_LOCALES || 'en,jp').split(',');
 const pageNames = process.env.SHOT_PAGES ? process.env.SHOT_PAGES.split(',') : [...site.pages.map((p) => p.name), 'admin'];
 const widths = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
 const themes = ['light', 'dark'];
+
+/** A PNG (8-bit RGB) of width × height whose pixel colours `color(x, y)` gives. */
+function png(width, height, color) {
+  const chunk = (type, body) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(body.length);
+    const typed = Buffer.concat([Buffer.from(type, 'latin1'), body]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(typed));
+    return Buffer.concat([head, typed, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) rows.set(color(x, y), y * (width * 3 + 1) + 1 + x * 3);
+  }
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+// A landscape "photo" (sky, sun, hills) and a portrait one, so that a flip shows.
+const photos = [
+  {
+    name: 'hills.png',
+    mimeType: 'image/png',
+    buffer: png(640, 400, (x, y) => {
+      if ((x - 170) ** 2 + (y - 110) ** 2 < 45 ** 2) return [250, 200, 60];
+      if (y > 260 + 40 * Math.sin(x / 70)) return [40, 120 + (y >> 3), 60];
+      return [90 + (y >> 2), 150 + (y >> 3), 230];
+    }),
+  },
+  { name: 'portrait.png', mimeType: 'image/png', buffer: png(300, 450, (x, y) => [40, Math.round((200 * x) / 300), Math.round((255 * y) / 450)]) },
+];
 
 const freePort = () =>
   new Promise((resolve, reject) => {
@@ -124,6 +162,14 @@ try {
           const file = join(out, `${name}-${code}-${device}-${theme}.png`);
           await page.screenshot({ path: file, fullPage: true });
           count++;
+          if (name === 'flip-image') {
+            await page.locator('input[type="file"]').setInputFiles(photos);
+            await page.locator('.flip-item').nth(1).waitFor();
+            await page.locator('.flip-toolbar button').first().click(); // a horizontal flip
+            await page.waitForTimeout(300); // its motion
+            await page.screenshot({ path: join(out, `flip-image-open-${code}-${device}-${theme}.png`) });
+            count++;
+          }
         }
       }
       await context.close();
