@@ -89,3 +89,26 @@ test('the page carries the app colours for light and dark', async ({ page }) => 
     ['(prefers-color-scheme: dark)', '#1a212c'],
   ]);
 });
+
+// An installed app's launch queue, as Chromium hands it image files opened with the app (File
+// Handling). Headless Chromium installs no app, so the queue is the page's own, given before
+// the page's scripts run; what is tested is that its files land in the flipper, on the device.
+test('image files opened with the app land in the flipper', async ({ page }) => {
+  const requests: string[] = [];
+  page.on('request', (r) => void (r.method() !== 'GET' && requests.push(`${r.method()} ${r.url()}`)));
+  await page.addInitScript(() => {
+    // A 1 × 1 PNG, as a file handle's file.
+    const bytes = Uint8Array.from(
+      atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=='),
+      (c) => c.charCodeAt(0),
+    );
+    const handle = { kind: 'file', name: 'opened.png', getFile: async () => new File([bytes], 'opened.png', { type: 'image/png' }) };
+    Object.defineProperty(window, 'launchQueue', {
+      value: { setConsumer: (consumer: (params: { files: unknown[] }) => void) => consumer({ files: [handle] }) },
+    });
+  });
+  await page.goto('/de/flip-image');
+  await expect(page.locator('.flip-item')).toHaveCount(1);
+  await expect(page.locator('.flip-name')).toContainText('opened.png');
+  expect(requests.filter((r) => !r.includes('/api/v1/pageviews'))).toEqual([]);
+});
