@@ -187,3 +187,68 @@ test('in Japanese: the compact control, the slider and the list speak Japanese',
   await expect(page.getByRole('button', { name: fill(m.show, { name: '写真.png' }) })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('button', { name: m.compare.showOriginal })).toBeVisible();
 });
+
+test.describe('several images', () => {
+  const m = flip('en');
+
+  test('flips go to every image, or only to the one shown, a choice kept for the visit', async ({ page }) => {
+    await openWith(page, '/flip-image', [
+      { name: 'first.png', buffer: halves(32, 20) },
+      { name: 'second.png', buffer: halves(32, 20) },
+    ]);
+    const all = page.getByRole('radio', { name: m.scope.all });
+    const shown = page.getByRole('radio', { name: m.scope.selected });
+    await expect(all).toBeChecked();
+    await page.getByRole('button', { name: fill(m.show, { name: 'second.png' }) }).click();
+    await shown.check();
+    await page.getByRole('button', { name: m.ops.flipH }).click();
+    // Only the second is flipped: downloaded one by one, its left half is blue, the first's red.
+    for (const [name, left] of [
+      ['first.png', red],
+      ['second.png', blue],
+    ] as const) {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: fill(m.downloadOne, { name }) }).click(),
+      ]);
+      const pixels = await decode(page, Buffer.from(await (await download.createReadStream()).toArray().then((c) => Buffer.concat(c))));
+      expect(near(at(pixels, 2, 10), left)).toBe(true);
+    }
+    // Undo takes back that one step, and there is no other.
+    await page.getByRole('button', { name: m.ops.undo }).click();
+    await expect(page.getByRole('button', { name: m.ops.undo })).toBeDisabled();
+    // The choice outlives a reload, within the visit.
+    await page.reload();
+    await hydrated(page);
+    await page.locator('input[type="file"]').setInputFiles([
+      { name: 'a.png', mimeType: 'image/png', buffer: halves(32, 20) },
+      { name: 'b.png', mimeType: 'image/png', buffer: halves(32, 20) },
+    ]);
+    await expect(page.getByRole('radio', { name: m.scope.selected })).toBeChecked();
+  });
+
+  test('each image says how its last download went', async ({ page }) => {
+    await page.goto('/flip-image');
+    await hydrated(page);
+    const jpeg = await page.evaluate(async () => {
+      const c = new OffscreenCanvas(32, 16);
+      const ctx = c.getContext('2d')!;
+      ctx.fillStyle = '#c33';
+      ctx.fillRect(0, 0, 32, 16);
+      const blob = await c.convertToBlob({ type: 'image/jpeg', quality: 0.9 });
+      return btoa(String.fromCharCode(...new Uint8Array(await blob.arrayBuffer())));
+    });
+    await page.locator('input[type="file"]').setInputFiles([
+      { name: 'photo.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(jpeg, 'base64') },
+      { name: 'drawing.png', mimeType: 'image/png', buffer: halves(32, 16) },
+    ]);
+    await expect(page.locator('.flip-item')).toHaveCount(2);
+    await expect(page.locator('.flip-state')).toHaveText([m.state.ready, m.state.ready]);
+    await page.getByRole('button', { name: m.ops.flipH }).click();
+    await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: m.downloadZip }).click()]);
+    await expect(page.locator('.flip-state')).toHaveText([m.state.lossless, m.state.reencoded]);
+    // A change makes an image ready again.
+    await page.getByRole('button', { name: m.ops.flipV }).click();
+    await expect(page.locator('.flip-state')).toHaveText([m.state.ready, m.state.ready]);
+  });
+});

@@ -55,7 +55,7 @@ test.describe('in English', () => {
     expect(await decode(page, out.bytes)).toEqual(mapped(grad, 5, 3, (x, y) => [4 - x, y]));
   });
 
-  test('rotates by keyboard shortcut, undoes, and saves with Ctrl+S', async ({ page }) => {
+  test('rotates by keyboard shortcut, undoes (a reset too), and saves with Ctrl+S', async ({ page }) => {
     await open(page);
     await choose(page, [gradFile]);
     await page.keyboard.press('r');
@@ -64,8 +64,14 @@ test.describe('in English', () => {
     const out = await downloadBy(page, () => page.keyboard.press('Control+s'));
     // Rotated right: the output's top-left pixel was the input's bottom-left.
     expect(await decode(page, out.bytes)).toEqual(mapped(grad, 3, 5, (x, y) => [y, 2 - x]));
-    await page.getByRole('button', { name: m.ops.reset }).click();
-    await expect(page.getByRole('button', { name: m.ops.undo })).toBeDisabled();
+    // A reset can be undone too: it is one more step.
+    const reset = page.getByRole('button', { name: m.ops.reset });
+    await reset.click();
+    await expect(reset).toBeDisabled();
+    await page.getByRole('button', { name: m.ops.undo }).click();
+    await expect(reset).toBeEnabled(); // the rotation is back
+    const again = await downloadBy(page, () => page.keyboard.press('Control+s'));
+    expect(await decode(page, again.bytes)).toEqual(mapped(grad, 3, 5, (x, y) => [y, 2 - x]));
   });
 
   test('flips a JPEG vertically and keeps it a JPEG, within a tolerance', async ({ page }) => {

@@ -35,6 +35,27 @@ interface Item {
   key: number;
   image: OpenedImage;
   crop?: Crop;
+  /** This image's flips and turns, as one transform. */
+  transform: Transform;
+  /** How its last download went; cleared by any change to it. */
+  outcome?: Outcome;
+}
+
+type Outcome = { kind: 'lossless' } | { kind: 'reencoded' } | { kind: 'error'; reason: string };
+
+/** A step that can be undone: the transforms it replaced, by image. */
+type Step = ReadonlyMap<number, Transform>;
+
+/** Whether flips and turns go to every image or to the one on the stage; kept for the visit. */
+type Scope = 'all' | 'selected';
+const scopeKey = 'flip-scope';
+
+function storedScope(): Scope {
+  try {
+    return sessionStorage.getItem(scopeKey) === 'selected' ? 'selected' : 'all';
+  } catch {
+    return 'all'; // storage refused: the default
+  }
 }
 
 interface Notice {
@@ -49,7 +70,9 @@ export function FlipImageTool({ lang }: { lang: string }) {
   const { t, i18n } = useTranslation('flip');
   const [items, setItems] = useState<Item[]>([]);
   const [notices, setNotices] = useState<Notice[]>([]);
-  const [history, setHistory] = useState<Transform[]>([identity]);
+  const [steps, setSteps] = useState<Step[]>([]);
+  // The prerendered page shows no workspace, so the visit's choice cannot make hydration differ.
+  const [scope, setScope] = useState<Scope>(() => (typeof window === 'undefined' ? 'all' : storedScope()));
   const [settings, setSettings] = useState<Settings>({ output: 'same', quality: 0.92, metadata: 'strip', edges: 'trim' });
   const [busy, setBusy] = useState<string | undefined>();
   const [status, setStatus] = useState('');
@@ -59,13 +82,14 @@ export function FlipImageTool({ lang }: { lang: string }) {
   const [motion, setMotion] = useState<{ op: Operation; count: number } | undefined>();
   const client = useRef<FlipClient>(undefined);
   const stage = useRef<HTMLElement>(null);
-  const transform = history[history.length - 1];
   const croppingItem = items.find((i) => i.key === cropping);
   // The image on the stage: the one chosen, else the first.
   const current = items.find((i) => i.key === selected) ?? items[0];
   const hasImages = current !== undefined;
   const setCrop = (key: number, crop: Crop | undefined) =>
-    setItems((list) => list.map((i) => (i.key === key ? { ...i, crop } : i)));
+    setItems((list) => list.map((i) => (i.key === key ? { ...i, crop, outcome: undefined } : i)));
+  // The images a flip, a turn or a reset applies to.
+  const targets = scope === 'selected' && current ? [current] : items;
 
   useEffect(() => () => client.current?.terminate(), []);
   // The first image brings the stage into view, its toolbar within reach at the bottom of a phone.
@@ -92,7 +116,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
       if (!o.ok) notify(problemText(o.problem, o.file), 'error');
       else {
         if (o.animated) notify(t('animated', { name: o.file.name }));
-        setItems((list) => [...list, { key: nextKey++, image: o }]);
+        setItems((list) => [...list, { key: nextKey++, image: o, transform: identity }]);
       }
     }
     setBusy(undefined);
@@ -105,26 +129,59 @@ export function FlipImageTool({ lang }: { lang: string }) {
     if (cropping !== undefined && keys.has(cropping)) setCropping(undefined);
   }
 
+  /** Gives each target image a new transform, as one step that undo reverts. */
+  function transformTargets(next: (t: Transform) => Transform) {
+    const changed = targets.filter((i) => next(i.transform) !== i.transform);
+    if (changed.length === 0) return;
+    setSteps((list) => [...list, new Map(changed.map((i) => [i.key, i.transform]))]);
+    const keys = new Set(changed.map((i) => i.key));
+    setItems((list) => list.map((i) => (keys.has(i.key) ? { ...i, transform: next(i.transform), outcome: undefined } : i)));
+  }
+
   function operate(op: Operation) {
-    setHistory((h) => [...h, apply(h[h.length - 1], op)]);
+    transformTargets((t) => apply(t, op));
     setMotion((m) => ({ op, count: (m?.count ?? 0) + 1 }));
+  }
+
+  function undo() {
+    const last = steps[steps.length - 1];
+    if (!last) return;
+    setSteps((list) => list.slice(0, -1));
+    setItems((list) => list.map((i) => (last.has(i.key) ? { ...i, transform: last.get(i.key)!, outcome: undefined } : i)));
+  }
+
+  function chooseScope(next: Scope) {
+    setScope(next);
+    try {
+      sessionStorage.setItem(scopeKey, next);
+    } catch {
+      // storage refused: the choice lasts as long as the page
+    }
+  }
+
+  function setOutcome(key: number, outcome: Outcome) {
+    setItems((list) => list.map((i) => (i.key === key ? { ...i, outcome } : i)));
   }
 
   async function download(only?: Item) {
     const targets = only ? [only] : items;
     if (targets.length === 0 || busy) return;
     const worker = (client.current ??= createFlipClient());
-    const results: { name: string; blob: Blob; width: number; height: number; format: string }[] = [];
+    const results: { name: string; blob: Blob; width: number; height: number; format: string; transform: Transform }[] = [];
     let lossless = 0;
     for (const item of targets) {
       setBusy(t('working', { name: item.image.file.name }));
+      const { transform } = item;
       const r = await render(worker, item.image, transform, item.crop, settings);
       const file = item.image.file;
       if (!r.ok) {
         const problem = r.error === 'decode' ? 'corrupt' : 'tooLarge';
-        notify(r.error === 'encode' ? t('errors.encode', { name: file.name }) : problemText(problem, file), 'error');
+        const reason = r.error === 'encode' ? t('errors.encode', { name: file.name }) : problemText(problem, file);
+        notify(reason, 'error');
+        setOutcome(item.key, { kind: 'error', reason });
         continue;
       }
+      setOutcome(item.key, { kind: r.lossless?.done ? 'lossless' : 'reencoded' });
       if (outputFormat(item.image.format, settings.output) !== item.image.format && settings.output === 'same') {
         notify(t('converted', { from: item.image.format.toUpperCase(), name: file.name }));
       }
@@ -138,14 +195,13 @@ export function FlipImageTool({ lang }: { lang: string }) {
       const [w, h] = item.crop ? [item.crop.width, item.crop.height] : [item.image.width, item.image.height];
       const [width, height] = r.width && r.height ? [r.width, r.height] : transform.turns % 2 ? [h, w] : [w, h];
       const format = outputFormat(item.image.format, settings.output).toUpperCase();
-      results.push({ name: r.name, blob: r.blob, width, height, format });
+      results.push({ name: r.name, blob: r.blob, width, height, format, transform });
     }
     setBusy(undefined);
     if (results.length === 0) return;
     const names = uniqueNames(results.map((r) => r.name));
     recordFlips(
-      results.map((r, i) => ({ name: names[i], width: r.width, height: r.height, format: r.format, bytes: r.blob.size })),
-      transform,
+      results.map((r, i) => ({ name: names[i], width: r.width, height: r.height, format: r.format, bytes: r.blob.size, transform: r.transform })),
       t,
       i18n.language,
     );
@@ -162,7 +218,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
   }
 
   function shortcut(s: Shortcut) {
-    if (s === 'undo') setHistory((h) => (h.length > 1 ? h.slice(0, -1) : h));
+    if (s === 'undo') undo();
     else if (s === 'save') void download();
     else operate(s);
   }
@@ -235,21 +291,32 @@ export function FlipImageTool({ lang }: { lang: string }) {
               image={current.image.preview}
               width={current.image.width}
               height={current.image.height}
-              transform={transform}
+              transform={current.transform}
               crop={current.crop}
               name={current.image.file.name}
               motion={motion}
             />
+            {items.length > 1 && (
+              <fieldset className="flip-scope">
+                <legend>{t('scope.legend')}</legend>
+                {(['all', 'selected'] as const).map((value) => (
+                  <label key={value}>
+                    <input type="radio" name="flip-scope" value={value} checked={scope === value} onChange={() => chooseScope(value)} />
+                    {t(`scope.${value}`)}
+                  </label>
+                ))}
+              </fieldset>
+            )}
             <div className="flip-toolbar" role="group" aria-labelledby="flip-tools-heading">
               {ops.map(({ op, key }) => (
                 <button
                   key={op}
                   type="button"
                   className={op === 'undo' || op === 'reset' ? 'secondary' : undefined}
-                  disabled={(op === 'undo' || op === 'reset') && history.length === 1}
+                  disabled={op === 'undo' ? steps.length === 0 : op === 'reset' && targets.every((i) => i.transform === identity)}
                   aria-keyshortcuts={key?.replace('Ctrl', 'Control')}
                   title={key && `${t(`ops.${op}`)} (${key})`}
-                  onClick={() => (op === 'undo' ? shortcut('undo') : op === 'reset' ? setHistory([identity]) : operate(op))}
+                  onClick={() => (op === 'undo' ? undo() : op === 'reset' ? transformTargets(() => identity) : operate(op))}
                 >
                   {t(`ops.${op}`)}
                 </button>
@@ -335,7 +402,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
                         image={item.image.preview}
                         width={item.image.width}
                         height={item.image.height}
-                        transform={transform}
+                        transform={item.transform}
                         crop={item.crop}
                         label={t('preview', { name: item.image.file.name })}
                       />
@@ -344,6 +411,9 @@ export function FlipImageTool({ lang }: { lang: string }) {
                       <span>{item.image.file.name}</span>{' '}
                       <span className="field-hint">{t('size', { width: item.image.width, height: item.image.height })}</span>
                       {item.crop && <span className="field-hint"> · {t('cropped', { width: item.crop.width, height: item.crop.height })}</span>}
+                    </p>
+                    <p className={`flip-state flip-state-${item.outcome?.kind ?? 'ready'}`}>
+                      {item.outcome?.kind === 'error' ? item.outcome.reason : t(`state.${item.outcome?.kind ?? 'ready'}`)}
                     </p>
                     <div className="flip-item-actions">
                       {item.crop && (

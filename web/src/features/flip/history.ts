@@ -12,13 +12,15 @@ export interface Downloaded {
   /** Output format, upper case: JPEG, PNG, WEBP, SVG. */
   format: string;
   bytes: number;
+  /** What was done to it. */
+  transform: Transform;
 }
 
-export function recordFlips(files: Downloaded[], transform: Transform, t: TFunction<'flip'>, locale: LocaleCode): void {
+export function recordFlips(files: Downloaded[], t: TFunction<'flip'>, locale: LocaleCode): void {
   const lang = localeOf(locale).lang;
   const kb = new Intl.NumberFormat(lang, { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 });
-  const done = steps(transform).map((op) => t(`shortcuts.${op}`));
   for (const f of files) {
+    const done = steps(f.transform).map((op) => t(`shortcuts.${op}`));
     const detail = [`${f.width} × ${f.height} px`, f.format, ...done, kb.format(Math.max(1, Math.round(f.bytes / 1000)))].join(' · ');
     void saveToHistory({ tool: 'flip', title: f.name, query: '', detail });
   }
