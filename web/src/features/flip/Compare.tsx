@@ -1,16 +1,9 @@
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from '../../i18n/react';
-import { identity, outputSize, type Operation, type Transform } from '../../lib/image/transform';
-import { Preview } from './Preview';
-import type { Crop } from './protocol';
+import { identity, outputSize, type Operation } from '../../lib/image/transform';
+import { Preview, type Picture } from './Preview';
 
-interface Props {
-  image: CanvasImageSource & { width: number; height: number };
-  /** The image's full upright size. */
-  width: number;
-  height: number;
-  transform: Transform;
-  crop?: Crop;
+interface Props extends Picture {
   name: string;
   /** The last flip or turn and a count of them: each new one plays its motion once. */
   motion?: { op: Operation; count: number };

@@ -2,13 +2,17 @@ import { useEffect, useRef, type RefObject } from 'react';
 import { canvasMatrix, outputSize, type Transform } from '../../lib/image/transform';
 import type { Crop } from './protocol';
 
-interface Props {
+/** An image as the page draws it: its small preview, its full size, what is done to it. */
+export interface Picture {
   image: CanvasImageSource & { width: number; height: number };
   /** The image's full upright size; the preview may be smaller. */
   width: number;
   height: number;
   transform: Transform;
   crop?: Crop;
+}
+
+interface Props extends Picture {
   label: string;
   className?: string;
   ref?: RefObject<HTMLCanvasElement | null>;
