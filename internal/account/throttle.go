@@ -30,10 +30,17 @@ func (r rate) step() int64 {
 
 // take counts one attempt against key. It answers whether the attempt may go on and, if not,
 // how long until it may.
+//
+// Attempts made at once reach the table in any order, each stamped with the time its request
+// began, so the last of a burst may carry an earlier time than the first: without some slack it
+// would be refused although the burst is within the limit. The slack, half a step and at most
+// two seconds, never lets one more attempt through in a burst; it only lets one through that
+// much early once the burst is spent.
 func (s *Service) take(ctx context.Context, key string, r rate, now time.Time) (time.Duration, error) {
 	t := r.step()
 	at := ms(now)
-	limit := at + int64(r.burst-1)*t // the latest theoretical arrival time that still lets one through
+	limit := at + int64(r.burst-1)*t // the latest theoretical arrival time that lets one through on time
+	accept := limit + min(t/2, 2000) // and with the slack
 	var allowed int
 	var tat int64
 	err := s.store.QueryRow(ctx, `INSERT INTO signin_throttle (key, tat, allowed) VALUES (?, ?, 1)
@@ -42,7 +49,7 @@ func (s *Service) take(ctx context.Context, key string, r rate, now time.Time) (
 			tat = CASE WHEN signin_throttle.tat <= ?
 				THEN (CASE WHEN signin_throttle.tat > ? THEN signin_throttle.tat ELSE ? END) + ?
 				ELSE signin_throttle.tat END
-		RETURNING allowed, tat`, key, at+t, limit, limit, at, at, t).Scan(&allowed, &tat)
+		RETURNING allowed, tat`, key, at+t, accept, accept, at, at, t).Scan(&allowed, &tat)
 	if err != nil {
 		return 0, fmt.Errorf("account: count an attempt: %w", err)
 	}

@@ -184,3 +184,26 @@ func TestGenerousLimitsTolerateOrder(t *testing.T) {
 		}
 	})
 }
+
+// A burst of exactly the limit goes through whatever order its attempts reach the table in:
+// each is stamped when its request began, so the last to arrive may be the earliest. One more
+// is still refused. (The password-burst test met this: 5 sign-ins of one account at once, the
+// fifth refused.)
+func TestBurstOutOfOrderWithinTheLimit(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		s, _ := newService(t, st, nil)
+		now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+		r := rate{5, 15 * time.Minute}
+		for i := 4; i >= 0; i-- { // stamped 400, 300, ... 0 ms after now, arriving in that order
+			if wait, err := s.take(ctx, "account:a@example.com", r, now.Add(time.Duration(i)*100*time.Millisecond)); err != nil || wait != 0 {
+				t.Fatalf("attempt stamped +%d ms: wait %v, %v; want it let through", i*100, wait, err)
+			}
+		}
+		wait, err := s.take(ctx, "account:a@example.com", r, now.Add(time.Second))
+		if err != nil || wait == 0 {
+			t.Fatalf("a sixth attempt: wait %v, %v; want it refused", wait, err)
+		}
+	})
+}
