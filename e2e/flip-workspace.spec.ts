@@ -227,6 +227,17 @@ test.describe('several images', () => {
     await expect(page.getByRole('radio', { name: m.scope.selected })).toBeChecked();
   });
 
+  test('removing every image leaves nothing to undo for the next ones', async ({ page }) => {
+    await openWith(page, '/flip-image', [{ name: 'one.png', buffer: halves(32, 20) }]);
+    await page.getByRole('button', { name: m.ops.flipH }).click();
+    await expect(page.getByRole('button', { name: m.ops.undo })).toBeEnabled();
+    await page.getByRole('button', { name: m.clear }).click();
+    await expect(page.locator('.drop-zone')).toBeVisible();
+    await page.locator('input[type="file"]').setInputFiles([{ name: 'two.png', mimeType: 'image/png', buffer: halves(32, 20) }]);
+    await expect(page.getByRole('button', { name: m.ops.undo })).toBeDisabled();
+    await expect(page.getByRole('button', { name: m.ops.reset })).toBeDisabled();
+  });
+
   test('each image says how its last download went', async ({ page }) => {
     await page.goto('/flip-image');
     await hydrated(page);

@@ -127,6 +127,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
     const keys = new Set(gone.map((i) => i.key));
     setItems((list) => list.filter((i) => !keys.has(i.key)));
     if (cropping !== undefined && keys.has(cropping)) setCropping(undefined);
+    if (items.every((i) => keys.has(i.key))) setSteps([]); // nothing left to undo
   }
 
   /** Gives each target image a new transform, as one step that undo reverts. */
@@ -164,12 +165,12 @@ export function FlipImageTool({ lang }: { lang: string }) {
   }
 
   async function download(only?: Item) {
-    const targets = only ? [only] : items;
-    if (targets.length === 0 || busy) return;
+    const queue = only ? [only] : items;
+    if (queue.length === 0 || busy) return;
     const worker = (client.current ??= createFlipClient());
     const results: { name: string; blob: Blob; width: number; height: number; format: string; transform: Transform }[] = [];
     let lossless = 0;
-    for (const item of targets) {
+    for (const item of queue) {
       setBusy(t('working', { name: item.image.file.name }));
       const { transform } = item;
       const r = await render(worker, item.image, transform, item.crop, settings);
