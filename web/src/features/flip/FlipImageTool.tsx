@@ -48,7 +48,7 @@ type Step = ReadonlyMap<number, Transform>;
 
 /** Whether flips and turns go to every image or to the one on the stage; kept for the visit. */
 type Scope = 'all' | 'selected';
-const scopeKey = 'flip-scope';
+const scopeKey = 'handy:flip:scope';
 
 function storedScope(): Scope {
   try {
