@@ -263,3 +263,16 @@ test.describe('several images', () => {
     await expect(page.locator('.flip-state')).toHaveText([m.state.ready, m.state.ready]);
   });
 });
+
+test('the crop step loads on first use; if it cannot, a message says so and the page goes on', async ({ page }) => {
+  const m = flip('en');
+  await openWith(page, '/flip-image', [{ name: 'photo.png', buffer: halves(64, 40) }]);
+  const crop = page.getByRole('button', { name: fill(m.cropFor, { name: 'photo.png' }) });
+  await page.route(/\/assets\/CropPanel-[^/]+\.js$/, (route) => route.abort());
+  await crop.click();
+  await expect(page.locator('.notice-error')).toHaveText(m.cropper.unavailable);
+  await expect(page.locator('.flip-view')).toBeVisible(); // the workspace is still there
+  await page.unroute(/\/assets\/CropPanel-[^/]+\.js$/);
+  await crop.click();
+  await expect(page.locator('#crop-heading')).toBeFocused();
+});

@@ -8,7 +8,6 @@ import { outputFormat, uniqueNames, type OutputChoice } from './logic/formats';
 import { createFlipClient, type FlipClient } from './flipClient';
 import { openImage, type OpenedImage, type Problem } from './inspect';
 import { Compare } from './Compare';
-import { CropPanel } from './CropPanel';
 import { Preview } from './Preview';
 import { render, wantsLossless, type Settings } from './render';
 import type { Edges } from './logic/lossless';
@@ -19,6 +18,8 @@ import { useIncomingFiles } from '../pwa/public';
 import { useDropAndPaste } from './useDropAndPaste';
 import { useShortcuts, type Shortcut } from './useShortcuts';
 import type { Crop } from './protocol';
+
+type CropPanelComponent = typeof import('./CropPanel').CropPanel;
 
 const MAX_FILES = 50;
 const outputChoices: readonly OutputChoice[] = ['same', 'png', 'jpeg', 'webp'];
@@ -78,6 +79,8 @@ export function FlipImageTool({ lang }: { lang: string }) {
   const [status, setStatus] = useState('');
   const [dragging, setDragging] = useState(false);
   const [cropping, setCropping] = useState<number | undefined>();
+  // The crop step's code (the cropper) loads on its first use, not with the page.
+  const [CropPanel, setCropPanel] = useState<CropPanelComponent>();
   const [selected, setSelected] = useState<number | undefined>();
   const [motion, setMotion] = useState<{ op: Operation; count: number } | undefined>();
   const client = useRef<FlipClient>(undefined);
@@ -158,6 +161,19 @@ export function FlipImageTool({ lang }: { lang: string }) {
     } catch {
       // storage refused: the choice lasts as long as the page
     }
+  }
+
+  async function crop(key: number) {
+    if (!CropPanel) {
+      try {
+        const { CropPanel: loaded } = await import('./CropPanel');
+        setCropPanel(() => loaded);
+      } catch {
+        notify(t('cropper.unavailable'), 'error'); // offline before the worker kept it, or a new build
+        return;
+      }
+    }
+    setCropping(key);
   }
 
   function setOutcome(key: number, outcome: Outcome) {
@@ -327,7 +343,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
                   type="button"
                   className="secondary"
                   aria-label={t('cropFor', { name: current.image.file.name })}
-                  onClick={() => setCropping(current.key)}
+                  onClick={() => void crop(current.key)}
                 >
                   {t('item.crop')}
                 </button>
@@ -453,7 +469,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
         </div>
       )}
 
-      {croppingItem && (
+      {croppingItem && CropPanel && (
         <CropPanel
           key={croppingItem.key}
           image={croppingItem.image}
