@@ -163,6 +163,18 @@ test.describe('in English', () => {
     expect(await durations()).toEqual([]);
   });
 
+  test('choosing another image does not replay the last motion', async ({ page }) => {
+    await openWith(page, '/flip-image', [
+      { name: 'first.png', buffer: halves(64, 40) },
+      { name: 'second.png', buffer: halves(64, 40) },
+    ]);
+    await page.getByRole('button', { name: m.ops.rotateCW }).click();
+    await page.waitForTimeout(250); // its motion is over
+    await page.getByRole('button', { name: fill(m.show, { name: 'second.png' }) }).click();
+    await expect(page.getByRole('img', { name: fill(m.compare.originalOf, { name: 'second.png' }) })).toBeAttached();
+    expect(await page.evaluate(() => document.getAnimations().length)).toBe(0);
+  });
+
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`axe finds nothing in the workspace (${colorScheme})`, async ({ page }) => {
       await page.emulateMedia({ colorScheme });

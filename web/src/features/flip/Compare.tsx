@@ -26,12 +26,17 @@ export function Compare({ image, width, height, transform, crop, name, motion }:
   const [split, setSplit] = useState(50);
   const [originalOnly, setOriginalOnly] = useState(false);
   const result = useRef<HTMLCanvasElement>(null);
+  const shown = useRef(motion?.count); // the motions already played, or before this stage
   const c = crop ?? { width, height };
   const out = outputSize(transform, c.width, c.height);
 
   useEffect(() => {
     const canvas = result.current;
-    if (!motion || !canvas || matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+    // Only a flip or turn made while this image is on the stage: choosing another image
+    // mounts a new stage, which must not replay the last one.
+    if (!motion || motion.count === shown.current) return;
+    shown.current = motion.count;
+    if (!canvas || matchMedia('(prefers-reduced-motion: reduce)').matches) return;
     const animation = canvas.animate([{ transform: motionFrom[motion.op] }, { transform: 'none' }], {
       duration: 160,
       easing: 'ease-out',
