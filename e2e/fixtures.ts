@@ -39,6 +39,10 @@ export function namespaceMessages<T = Record<string, unknown>>(ns: string, code:
   return JSON.parse(readFileSync(join(dir, 'locales', `${code}.json`), 'utf8')) as T;
 }
 
+/** A message with its {{placeholders}} filled in, as the page's i18n does. */
+export const fill = (text: string, values: Record<string, string | number>) =>
+  text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(values[k]));
+
 /** Waits until the prerendered page is live (hydrated, runtime started). */
 export async function hydrated(page: import('@playwright/test').Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');

@@ -5,13 +5,10 @@
 // with reduced motion, axe in both themes, and a run in Japanese.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, hydrated, namespaceMessages, test } from './fixtures';
+import { expect, fill, hydrated, test } from './fixtures';
+import { flip, openWith } from './flipper';
 import { at, decode, png, type Pixels } from './images';
 
-type FlipMessages = typeof import('../web/src/features/flip/locales/en.json');
-const flip = (code: string) => namespaceMessages<FlipMessages>('flip', code);
-const fill = (text: string, values: Record<string, string | number>) =>
-  text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(values[k]));
 
 const red = [220, 30, 30, 255];
 const blue = [30, 60, 220, 255];
@@ -21,14 +18,6 @@ function halves(width: number, height: number, left = red, right = blue): Buffer
   const data: number[] = [];
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.push(...(x < width / 2 ? left : right));
   return png({ width, height, data });
-}
-
-async function openWith(page: Page, path: string, files: { name: string; buffer: Buffer }[]) {
-  await page.goto(path);
-  await hydrated(page);
-  await page.locator('input[type="file"]').setInputFiles(files.map((f) => ({ ...f, mimeType: 'image/png' })));
-  await expect(page.locator('.flip-item')).toHaveCount(files.length);
-  await expect(page.locator('.flip-view')).toBeVisible();
 }
 
 /** What the stage shows, as pixels, and the colour at a fraction of its width (mid-height). */

@@ -8,13 +8,11 @@ import { unzipSync } from 'fflate';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hasGps, jpegOrientation, readExif, withExif } from '../web/src/lib/image/exif';
-import { expect, hydrated, namespaceMessages, test } from './fixtures';
+import { expect, fill, hydrated, namespaceMessages, test } from './fixtures';
 import { at, blocksJpeg, decode, gradient, png, type Pixels } from './images';
 
 type FlipMessages = typeof import('../web/src/features/flip/locales/en.json');
 const flip = (code: string) => namespaceMessages<FlipMessages>('flip', code);
-const fill = (text: string, values: Record<string, string | number>) =>
-  text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(values[k]));
 
 async function open(page: Page, path = '/flip-image') {
   await page.goto(path);

@@ -18,7 +18,7 @@ export function gradient(width: number, height: number): Pixels {
 }
 
 /** A lossless PNG of the pixels (8-bit RGBA, no filter). */
-export function png({ width, height, data }: Pixels): Buffer {
+export function png({ width, height, data }: { width: number; height: number; data: number[] | Uint8Array }): Buffer {
   const chunk = (type: string, body: Buffer) => {
     const len = Buffer.alloc(4);
     len.writeUInt32BE(body.length);
@@ -31,12 +31,13 @@ export function png({ width, height, data }: Pixels): Buffer {
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 6, 0, 0, 0], 8);
-  const rows: number[] = [];
-  for (let y = 0; y < height; y++) rows.push(0, ...data.slice(y * width * 4, (y + 1) * width * 4));
+  const stride = width * 4;
+  const rows = Buffer.alloc((stride + 1) * height); // each row: filter 0, then its pixels
+  for (let y = 0; y < height; y++) rows.set(data.slice(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.from(rows))),
+    chunk('IDAT', deflateSync(rows)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }

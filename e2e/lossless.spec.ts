@@ -5,13 +5,11 @@ import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { jpegtran, makeJpeg } from '../web/src/features/flip/logic/lossless/testJpegs';
 import { withExif } from '../web/src/lib/image/exif';
-import { expect, hydrated, namespaceMessages, test } from './fixtures';
+import { expect, fill, hydrated, namespaceMessages, test } from './fixtures';
 import { at, decode } from './images';
 
 type FlipMessages = typeof import('../web/src/features/flip/locales/en.json');
 const flip = (code: string) => namespaceMessages<FlipMessages>('flip', code);
-const fill = (text: string, values: Record<string, string | number>) =>
-  text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(values[k]));
 
 async function openWith(page: Page, path: string, name: string, jpeg: Uint8Array) {
   await page.goto(path);

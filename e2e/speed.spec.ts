@@ -3,15 +3,13 @@
 // strings come from the locale files, so the tests read the same in every language.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, hydrated, namespaceMessages, test } from './fixtures';
+import { expect, fill, hydrated, namespaceMessages, test } from './fixtures';
 
 type SpeedMessages = typeof import('../web/src/features/speed/locales/en.json');
 type CalcMessages = typeof import('../web/src/calculator/locales/en.json');
 
 const speedMessages = (code: string) => namespaceMessages<SpeedMessages>('speed', code);
 const calcMessages = (code: string) => namespaceMessages<CalcMessages>('calculator', code);
-const fill = (text: string, values: Record<string, string | number>) =>
-  text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name]));
 
 async function open(page: Page, path: string) {
   await page.goto(path);

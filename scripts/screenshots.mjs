@@ -8,7 +8,7 @@
 // phone width (390 px) and desktop width (1280 px), in the light and the dark theme:
 // {page}-{locale}-{phone|desktop}-{light|dark}.png. The FAQ is taken with its first answer
 // open; the image flipper a second time with two images open, one flipped, as the window shows
-// it (flip-image-open-…png). The operator's dashboard ("admin") is taken too, after a few page views sent through
+// it (flip-image-open-…png), and a third time at 100 % (flip-image-zoom-…png). The operator's dashboard ("admin") is taken too, after a few page views sent through
 // the real beacon endpoint, with the token typed in. Env: SHOT_LOCALES ("en,jp"), SHOT_PAGES
 // (page names, comma-separated; "admin" for the dashboard), CHROME_PATH.
 import { spawn } from 'node:child_process';
@@ -52,14 +52,16 @@ function png(width, height, color) {
   return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-// A landscape "photo" (sky, sun, hills) and a portrait one, so that a flip shows.
+// A landscape "photo" (sky, sun, hills; larger than the page's preview, for 100 %) and a
+// portrait one, so that a flip shows.
 const photos = [
   {
     name: 'hills.png',
     mimeType: 'image/png',
-    buffer: png(640, 400, (x, y) => {
+    buffer: png(1600, 1000, (px, py) => {
+      const [x, y] = [px / 2.5, py / 2.5];
       if ((x - 170) ** 2 + (y - 110) ** 2 < 45 ** 2) return [250, 200, 60];
-      if (y > 260 + 40 * Math.sin(x / 70)) return [40, 120 + (y >> 3), 60];
+      if (y > 260 + 40 * Math.sin(x / 70)) return [40, 120 + (y >> 3) + ((px ^ py) & 7), 60]; // grass
       return [90 + (y >> 2), 150 + (y >> 3), 230];
     }),
   },
@@ -168,7 +170,10 @@ try {
             await page.locator('.flip-toolbar button').first().click(); // a horizontal flip
             await page.waitForTimeout(300); // its motion
             await page.screenshot({ path: join(out, `flip-image-open-${code}-${device}-${theme}.png`) });
-            count++;
+            await page.locator('.flip-zoom-choice button').last().click(); // 100 %
+            await page.waitForTimeout(500); // the full-size pixels
+            await page.screenshot({ path: join(out, `flip-image-zoom-${code}-${device}-${theme}.png`) });
+            count += 2;
           }
         }
       }

@@ -2,11 +2,17 @@ import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from '../../i18n/react';
 import { identity, outputSize, type Operation } from '../../lib/image/transform';
 import { Preview, type Picture } from './Preview';
+import { Zoom, type LoadRegion } from './Zoom';
 
 interface Props extends Picture {
   name: string;
   /** The last flip or turn and a count of them: each new one plays its motion once. */
   motion?: { op: Operation; count: number };
+  /** At 100 % rather than fitted to the stage. */
+  zoomed: boolean;
+  onZoom: (zoomed: boolean) => void;
+  /** The full-resolution pixels for 100 %, when the preview has fewer. */
+  load?: LoadRegion;
 }
 
 /** Where each operation's result starts its motion from: the picture as it was. */
@@ -19,9 +25,10 @@ const motionFrom: Record<Operation, string> = {
 
 /**
  * The selected image, as large as the stage allows: the original and the result one over the
- * other, the original shown left of a slider (mouse, touch, or arrows, Home and End), or alone.
+ * other, the original shown left of a slider (mouse, touch, or arrows, Home and End), or alone;
+ * or either of them at 100 %, in a view of the stage's size.
  */
-export function Compare({ image, width, height, transform, crop, name, motion }: Props) {
+export function Compare({ image, width, height, transform, crop, name, motion, zoomed, onZoom, load }: Props) {
   const { t } = useTranslation('flip');
   const [split, setSplit] = useState(50);
   const [originalOnly, setOriginalOnly] = useState(false);
@@ -44,36 +51,58 @@ export function Compare({ image, width, height, transform, crop, name, motion }:
     return () => animation.cancel();
   }, [motion]);
 
+  const comparing = !originalOnly && !zoomed;
   return (
     <div className="flip-compare">
       <div
         className="flip-view"
         // The result's proportions, so that the stage keeps its size when the preview redraws.
-        style={{ '--ratio': out.width / out.height, '--split': `${originalOnly ? 100 : split}%` } as CSSProperties}
+        style={{ '--ratio': out.width / out.height, '--split': `${comparing ? split : 100}%` } as CSSProperties}
       >
-        {!originalOnly && (
-          <Preview
+        {zoomed ? (
+          <Zoom
             ref={result}
-            className="flip-view-result"
             image={image}
             width={width}
             height={height}
-            transform={transform}
-            crop={crop}
-            label={t('preview', { name })}
+            transform={originalOnly ? identity : transform}
+            crop={originalOnly ? undefined : crop}
+            label={t(originalOnly ? 'compare.originalOf' : 'preview', { name })}
+            load={load}
           />
+        ) : (
+          <>
+            {!originalOnly && (
+              <Preview
+                ref={result}
+                className="flip-view-result"
+                image={image}
+                width={width}
+                height={height}
+                transform={transform}
+                crop={crop}
+                label={t('preview', { name })}
+              />
+            )}
+            <Preview
+              className="flip-view-original"
+              image={image}
+              width={width}
+              height={height}
+              transform={identity}
+              label={t('compare.originalOf', { name })}
+            />
+          </>
         )}
-        <Preview
-          className="flip-view-original"
-          image={image}
-          width={width}
-          height={height}
-          transform={identity}
-          label={t('compare.originalOf', { name })}
-        />
-        {!originalOnly && (
+        {comparing && (
           <>
             <div className="flip-split" aria-hidden="true" />
+            <span className="flip-tag flip-tag-before" aria-hidden="true">
+              {t('compare.before')}
+            </span>
+            <span className="flip-tag flip-tag-after" aria-hidden="true">
+              {t('compare.after')}
+            </span>
             <input
               type="range"
               className="flip-split-range"
@@ -88,11 +117,17 @@ export function Compare({ image, width, height, transform, crop, name, motion }:
         )}
       </div>
       <div className="flip-compare-bar">
-        <span aria-hidden="true">{t('compare.before')}</span>
         <button type="button" className="secondary" aria-pressed={originalOnly} onClick={() => setOriginalOnly((v) => !v)}>
           {t('compare.showOriginal')}
         </button>
-        <span aria-hidden="true">{originalOnly ? '' : t('compare.after')}</span>
+        <div className="flip-zoom-choice" role="group" aria-label={t('zoom.label')}>
+          <button type="button" className="secondary" aria-pressed={!zoomed} onClick={() => onZoom(false)}>
+            {t('zoom.fit')}
+          </button>
+          <button type="button" className="secondary" aria-pressed={zoomed} aria-keyshortcuts="Z" title={`${t('zoom.actual')} (Z)`} onClick={() => onZoom(true)}>
+            {t('zoom.actual')}
+          </button>
+        </div>
       </div>
     </div>
   );

@@ -8,6 +8,7 @@ import { outputFormat, uniqueNames, type OutputChoice } from './logic/formats';
 import { createFlipClient, type FlipClient } from './flipClient';
 import { openImage, type OpenedImage, type Problem } from './inspect';
 import { Compare } from './Compare';
+import type { LoadRegion } from './Zoom';
 import { Preview } from './Preview';
 import { render, wantsLossless, type Settings } from './render';
 import type { Edges } from './logic/lossless';
@@ -83,6 +84,8 @@ export function FlipImageTool({ lang }: { lang: string }) {
   const [CropPanel, setCropPanel] = useState<CropPanelComponent>();
   const [selected, setSelected] = useState<number | undefined>();
   const [motion, setMotion] = useState<{ op: Operation; count: number } | undefined>();
+  // 100 % or fitted to the stage; kept when another image is chosen, to check each in turn.
+  const [zoomed, setZoomed] = useState(false);
   const client = useRef<FlipClient>(undefined);
   const stage = useRef<HTMLElement>(null);
   const croppingItem = items.find((i) => i.key === cropping);
@@ -234,9 +237,20 @@ export function FlipImageTool({ lang }: { lang: string }) {
     setStatus(t('zipped', { count: results.length, name: zipName }));
   }
 
+  /** Full-resolution pixels of a region of an image's result, for the view at 100 %. */
+  function regionLoader(image: OpenedImage): LoadRegion | undefined {
+    const { decoded, file } = image;
+    if (decoded === undefined) return undefined; // an SVG: its preview is the image itself
+    return async (transform, crop, rect) => {
+      const r = await (client.current ??= createFlipClient()).region({ image: decoded, file, transform, crop, rect });
+      return r.kind === 'region' ? r.bitmap : undefined;
+    };
+  }
+
   function shortcut(s: Shortcut) {
     if (s === 'undo') undo();
     else if (s === 'save') void download();
+    else if (s === 'zoom') setZoomed((z) => !z);
     else operate(s);
   }
   useShortcuts(items.length > 0 && cropping === undefined, shortcut);
@@ -312,6 +326,9 @@ export function FlipImageTool({ lang }: { lang: string }) {
               crop={current.crop}
               name={current.image.file.name}
               motion={motion}
+              zoomed={zoomed}
+              onZoom={setZoomed}
+              load={regionLoader(current.image)}
             />
             {items.length > 1 && (
               <fieldset className="flip-scope">
@@ -492,6 +509,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
               ['Shift + R', 'rotateCCW'],
               ['Ctrl/⌘ + Z', 'undo'],
               ['Ctrl/⌘ + S', 'save'],
+              ['Z', 'zoom'],
             ] as const
           ).map(([keys, what]) => (
             <div key={what}>

@@ -5,7 +5,7 @@
 // written without an orientation tag (or with it reset to 1), never rotates twice in a viewer.
 /// <reference lib="webworker" />
 import { withChosenExif } from '../../lib/image/exif';
-import { canvasMatrix, outputSize } from '../../lib/image/transform';
+import { canvasMatrix, outputSize, type Transform } from '../../lib/image/transform';
 import { pngFromStrips } from './logic/pngStrips';
 import {
   KEPT_PIXELS,
@@ -14,6 +14,7 @@ import {
   type FlipRequest,
   type LosslessOutcome,
   type OpenRequest,
+  type RegionRequest,
   type WorkerRequest,
   type WorkerResponse,
 } from './protocol';
@@ -65,6 +66,9 @@ self.onmessage = async (e: MessageEvent<WorkerRequest>) => {
     if (r.kind === 'open') {
       const opened = await open(r);
       post(opened, [opened.preview]);
+    } else if (r.kind === 'region') {
+      const bitmap = await withPixels(r.image, r.file, () => {}, (pixels) => region(pixels, r));
+      post({ id: r.id, kind: 'region', bitmap }, [bitmap]);
     } else {
       const done = await flip(r, (stage) => post({ id: r.id, kind: 'progress', stage }));
       post(done, [done.bytes]);
@@ -116,20 +120,32 @@ async function flip(r: FlipRequest, progress: (stage: 'decode' | 'draw' | 'encod
 }
 
 /** Decodes (unless the pixels were kept), draws flipped and encodes. */
-async function reencode(r: FlipRequest, progress: (stage: 'decode' | 'draw' | 'encode') => void): Promise<Done> {
+function reencode(r: FlipRequest, progress: (stage: 'decode' | 'draw' | 'encode') => void): Promise<Done> {
+  return withPixels(r.image, r.file, progress, (bitmap) => flipPixels(bitmap, r, progress));
+}
+
+/** Runs `run` on an image's pixels: those kept, else the file decoded again (and kept after). */
+async function withPixels<T>(image: number, file: Blob, progress: (stage: 'decode') => void, run: (bitmap: ImageBitmap) => T | Promise<T>): Promise<T> {
   // Taken out while in use, so that an image opened meanwhile cannot push it out and close it.
-  let bitmap = kept.get(r.image);
-  kept.delete(r.image);
+  let bitmap = kept.get(image);
+  kept.delete(image);
   if (!bitmap) {
     progress('decode');
-    bitmap = await decode(r.file);
+    bitmap = await decode(file);
   }
   try {
-    return await flipPixels(bitmap, r, progress);
+    return await run(bitmap);
   } finally {
-    // Kept again, as the most recently used, for the next download, unless removed meanwhile.
-    if (removed.has(r.image) || !keep(r.image, bitmap)) bitmap.close();
+    // Kept again, as the most recently used, for the next use, unless removed meanwhile.
+    if (removed.has(image) || !keep(image, bitmap)) bitmap.close();
   }
+}
+
+/** A rectangle of the result at full resolution, one image pixel per bitmap pixel. */
+function region(bitmap: ImageBitmap, r: RegionRequest): ImageBitmap {
+  const crop = r.crop ?? { x: 0, y: 0, width: bitmap.width, height: bitmap.height };
+  const { x, y, width, height } = r.rect;
+  return draw(bitmap, r.transform, crop, x, y, width, height).transferToImageBitmap();
 }
 
 async function flipPixels(
@@ -189,11 +205,17 @@ async function drawWhole(
 
 /** Output rows [y, y + rows) drawn on a canvas of their own, as RGBA. */
 function drawStrip(bitmap: ImageBitmap, r: FlipRequest, crop: Crop, width: number, y: number, rows: number): Uint8ClampedArray {
-  const canvas = new OffscreenCanvas(width, rows);
+  return draw(bitmap, r.transform, crop, 0, y, width, rows).getContext('2d')!.getImageData(0, 0, width, rows).data;
+}
+
+/** The result's pixels in [x, x + width) × [y, y + height), on a canvas of their own. */
+function draw(bitmap: ImageBitmap, transform: Transform, crop: Crop, x: number, y: number, width: number, height: number): OffscreenCanvas {
+  const canvas = new OffscreenCanvas(width, height);
   const ctx = canvas.getContext('2d');
-  if (!ctx) throw new FlipFailure('tooLarge', `no 2D context for a ${width}×${rows} strip`);
-  ctx.setTransform(1, 0, 0, 1, 0, -y);
-  ctx.transform(...canvasMatrix(r.transform, crop.width, crop.height));
+  if (!ctx) throw new FlipFailure('tooLarge', `no 2D context for ${width}×${height} pixels`);
+  ctx.imageSmoothingEnabled = false; // quarter turns and mirrors move whole pixels
+  ctx.setTransform(1, 0, 0, 1, -x, -y);
+  ctx.transform(...canvasMatrix(transform, crop.width, crop.height));
   ctx.drawImage(bitmap, crop.x, crop.y, crop.width, crop.height, 0, 0, crop.width, crop.height);
-  return ctx.getImageData(0, 0, width, rows).data;
+  return canvas;
 }

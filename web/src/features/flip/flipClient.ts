@@ -1,16 +1,19 @@
 // The page's side of the worker: one worker, and a promise per request. The worker starts with
 // the client (when the first file comes in), so that it loads while the file is being read.
-import type { FlipRequest, WorkerRequest, WorkerResponse } from './protocol';
+import type { FlipRequest, RegionRequest, WorkerRequest, WorkerResponse } from './protocol';
 
 export type Decoded = Extract<WorkerResponse, { kind: 'opened' }>;
 export type FlipResult = Extract<WorkerResponse, { kind: 'done' }>;
 export type FlipFailure = Extract<WorkerResponse, { kind: 'error' }>;
-type Answer = Decoded | FlipResult | FlipFailure;
+export type Region = Extract<WorkerResponse, { kind: 'region' }>;
+type Answer = Decoded | FlipResult | Region | FlipFailure;
 
 export interface FlipClient {
   /** Decodes a file in the worker, which keeps its pixels under the returned handle. */
   open(file: Blob, previewSide: number): Promise<(Decoded & { image: number }) | FlipFailure>;
   flip(request: Omit<FlipRequest, 'id' | 'kind'>, onProgress?: (stage: string) => void): Promise<FlipResult | FlipFailure>;
+  /** A rectangle of the result at full resolution, for the view at 100 %. */
+  region(request: Omit<RegionRequest, 'id' | 'kind'>): Promise<Region | FlipFailure>;
   /** The visitor removed the image: its pixels can go. */
   forget(image: number): void;
   terminate(): void;
@@ -61,6 +64,9 @@ export function createFlipClient(): FlipClient {
     },
     flip(request, onProgress) {
       return send<FlipResult>({ ...request, kind: 'flip', id: next++ }, onProgress);
+    },
+    region(request) {
+      return send<Region>({ ...request, kind: 'region', id: next++ });
     },
     forget(image) {
       worker?.postMessage({ kind: 'forget', image } satisfies WorkerRequest);

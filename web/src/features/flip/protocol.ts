@@ -7,13 +7,16 @@ import type { Transform } from '../../lib/image/transform';
 import type { ImageFormat } from './logic/formats';
 import type { Edges, LosslessResult } from './logic/lossless';
 
-/** A region of the upright image (after its EXIF orientation), in its pixels. */
-export interface Crop {
+/** A rectangle of pixels. */
+export interface Rect {
   x: number;
   y: number;
   width: number;
   height: number;
 }
+
+/** A region of the upright image (after its EXIF orientation), in its pixels. */
+export type Crop = Rect;
 
 /** Decode a file, keep its pixels as `image`, and answer with its size and a small preview. */
 export interface OpenRequest {
@@ -57,7 +60,22 @@ export interface FlipRequest {
   maxCanvasPixels?: number;
 }
 
-export type WorkerRequest = OpenRequest | FlipRequest | ForgetRequest;
+/**
+ * A region of the result (or of the upright image, with the identity and no crop) at full
+ * resolution, for viewing it at 100 %: the preview has too few pixels for that.
+ */
+export interface RegionRequest {
+  kind: 'region';
+  id: number;
+  image: number;
+  file: Blob;
+  transform: Transform;
+  crop?: Crop;
+  /** In the result's pixels. */
+  rect: Rect;
+}
+
+export type WorkerRequest = OpenRequest | FlipRequest | RegionRequest | ForgetRequest;
 
 export type FlipError = 'decode' | 'tooLarge' | 'encode';
 
@@ -66,6 +84,7 @@ export type LosslessOutcome = { done: true; trimmed: boolean } | { done: false; 
 export type WorkerResponse =
   | { id: number; kind: 'progress'; stage: 'decode' | 'draw' | 'encode' }
   | { id: number; kind: 'opened'; width: number; height: number; preview: ImageBitmap }
+  | { id: number; kind: 'region'; bitmap: ImageBitmap }
   | {
       id: number;
       kind: 'done';

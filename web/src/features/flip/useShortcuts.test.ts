@@ -8,12 +8,14 @@ const key = (k: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'altKey' | 
   shortcutOf({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods });
 
 describe('shortcuts', () => {
-  it('maps H, V, R and Shift+R', () => {
+  it('maps H, V, R, Shift+R and Z', () => {
     expect(key('h')).toBe('flipH');
     expect(key('H', { shiftKey: true })).toBe('flipH');
     expect(key('v')).toBe('flipV');
     expect(key('r')).toBe('rotateCW');
     expect(key('R', { shiftKey: true })).toBe('rotateCCW');
+    expect(key('z')).toBe('zoom');
+    expect(key('Z')).toBe('zoom'); // caps lock
   });
 
   it('maps Ctrl or Cmd with Z and S', () => {

@@ -1,8 +1,8 @@
 import { useEffect, useEffectEvent } from 'react';
 
-export type Shortcut = 'flipH' | 'flipV' | 'rotateCW' | 'rotateCCW' | 'undo' | 'save';
+export type Shortcut = 'flipH' | 'flipV' | 'rotateCW' | 'rotateCCW' | 'undo' | 'save' | 'zoom';
 
-/** What a key press means, if anything: H, V, R, Shift+R, Ctrl/Cmd+Z, Ctrl/Cmd+S. */
+/** What a key press means, if anything: H, V, R, Shift+R, Ctrl/Cmd+Z, Ctrl/Cmd+S, Z. */
 export function shortcutOf(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>): Shortcut | undefined {
   if (e.altKey) return undefined;
   const key = e.key.toLowerCase();
@@ -10,6 +10,7 @@ export function shortcutOf(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' 
   if (key === 'h') return 'flipH';
   if (key === 'v') return 'flipV';
   if (key === 'r') return e.shiftKey ? 'rotateCCW' : 'rotateCW';
+  if (key === 'z') return 'zoom';
   return undefined;
 }
 
