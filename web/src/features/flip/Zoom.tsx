@@ -3,7 +3,7 @@ import { useTranslation } from '../../i18n/react';
 import { canvasMatrix, outputSize, transformKey, type Transform } from '../../lib/image/transform';
 import { around, covers, toResult, toUpright, type Point } from './logic/zoom';
 import type { Picture } from './Preview';
-import type { Crop, Rect } from './protocol';
+import { MAX_CANVAS_PIXELS, type Crop, type Rect } from './protocol';
 
 /** Full-resolution pixels of a region of the result, from the worker; undefined if it failed. */
 export type LoadRegion = (transform: Transform, crop: Crop | undefined, rect: Rect) => Promise<ImageBitmap | undefined>;
@@ -87,7 +87,7 @@ export function Zoom({ image, width, height, transform, crop, label, load, ref }
     }
     // One request at a time; each answer paints again, which asks for more if still needed.
     if (loading.current !== undefined || failed === key) return;
-    const rect = around(view, size);
+    const rect = around(view, size, MAX_CANVAS_PIXELS);
     loading.current = key;
     void load(transform, crop, rect).then((bitmap) => landed(key, rect, bitmap));
   });

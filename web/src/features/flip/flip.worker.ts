@@ -126,6 +126,7 @@ function reencode(r: FlipRequest, progress: (stage: 'decode' | 'draw' | 'encode'
 
 /** Runs `run` on an image's pixels: those kept, else the file decoded again (and kept after). */
 async function withPixels<T>(image: number, file: Blob, progress: (stage: 'decode') => void, run: (bitmap: ImageBitmap) => T | Promise<T>): Promise<T> {
+  if (removed.has(image)) throw new FlipFailure('decode', 'the image was removed');
   // Taken out while in use, so that an image opened meanwhile cannot push it out and close it.
   let bitmap = kept.get(image);
   kept.delete(image);

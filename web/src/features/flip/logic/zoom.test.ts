@@ -13,6 +13,13 @@ describe('around', () => {
   it('stays within the result at its edges', () => {
     expect(around({ x: 0, y: 3700, width: 400, height: 300 }, { width: 6000, height: 4000 })).toEqual({ x: 0, y: 3400, width: 800, height: 600 });
   });
+  it('keeps less margin on a large screen, and never less than the view', () => {
+    const big = { x: 2000, y: 1000, width: 3600, height: 2200 }; // 4K at a density of 2
+    const r = around(big, { width: 12000, height: 8000 }, 16_000_000);
+    expect(r.width * r.height).toBeLessThanOrEqual(16_000_000);
+    expect(r.width).toBeGreaterThan(big.width);
+    expect(around(big, { width: 12000, height: 8000 }, 1_000_000)).toMatchObject({ width: 3600, height: 2200 });
+  });
   it('is the whole result when that is smaller', () => {
     expect(around({ x: -100, y: 20, width: 900, height: 600 }, { width: 700, height: 900 })).toEqual({ x: 0, y: 0, width: 700, height: 900 });
   });

@@ -16,11 +16,13 @@ const clamp = (v: number, min: number, max: number) => Math.min(Math.max(v, min)
 
 /**
  * The region to load for a view of the result: the view and half of it again on every side,
- * within the result, so that panning draws from pixels already there for a while.
+ * within the result, so that panning draws from pixels already there for a while; less margin
+ * when that would pass `maxPixels` (a large screen at a high density), never less than the view.
  */
-export function around(view: Rect, size: Size): Rect {
-  const width = Math.min(size.width, view.width * 2);
-  const height = Math.min(size.height, view.height * 2);
+export function around(view: Rect, size: Size, maxPixels = Infinity): Rect {
+  const grow = Math.max(1, Math.min(2, Math.sqrt(maxPixels / (view.width * view.height))));
+  const width = Math.min(size.width, Math.floor(view.width * grow));
+  const height = Math.min(size.height, Math.floor(view.height * grow));
   return {
     x: clamp(Math.round(view.x + (view.width - width) / 2), 0, size.width - width),
     y: clamp(Math.round(view.y + (view.height - height) / 2), 0, size.height - height),
