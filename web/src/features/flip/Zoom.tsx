@@ -57,6 +57,7 @@ export function Zoom({ image, width, height, transform, crop, label, load, ref }
     if (!box || !ctx) return;
     const vw = Math.round(box.clientWidth * dpr);
     const vh = Math.round(box.clientHeight * dpr);
+    if (vw === 0 || vh === 0) return; // not laid out (a printed page, a hidden tab's resize)
     if (ctx.canvas.width !== vw || ctx.canvas.height !== vh) {
       ctx.canvas.width = vw;
       ctx.canvas.height = vh;
@@ -91,7 +92,6 @@ export function Zoom({ image, width, height, transform, crop, label, load, ref }
     loading.current = key;
     void load(transform, crop, rect).then((bitmap) => landed(key, rect, bitmap));
   });
-
 
   // Scrolling and resizing repaint; a change of the screen's pixel density resizes the box.
   useEffect(() => {
