@@ -6,7 +6,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { expect, hydrated, namespaceMessages, test } from './fixtures';
+import { expect, hydrated, namespaceMessages, overflowing, routes, test } from './fixtures';
 import { adminToken } from './playwright.config';
 import type en from '../web/src/features/admin/locales/en.json';
 
@@ -23,10 +23,13 @@ const today = () => new Date().toISOString().slice(0, 10);
 const daysBefore = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
 test.beforeAll(async ({ request }) => {
-  // Five views from other sites: three of the Korean FAQ on a tablet, two of the home page.
+  // Five views from other sites: three of the Korean FAQ on a tablet, two of the home page. And
+  // one of the site's longest path, from a long referrer in a long language tag, for the phone.
+  const longest = routes.reduce((a, b) => (b.path.length > a.path.length ? b : a));
   const views = [
     ...Array.from({ length: 3 }, () => ({ p: '/ko/faq', l: 'ko', bl: 'ko-KR', r: referrer, s: 'tablet' })),
     ...Array.from({ length: 2 }, () => ({ p: '/', l: 'en', bl: 'en-GB', r: referrer, s: 'desktop' })),
+    { p: longest.path, l: longest.locale.code, bl: 'zh-Hant-TW', r: 'a-long-referring-site-name-without-spaces.example', s: 'phone' },
   ];
   for (const v of views) {
     const res = await request.post('/api/v1/pageviews', {
@@ -178,6 +181,7 @@ test('a phone: nothing wider than the screen', async ({ page }) => {
   await signIn(page, '/jp/admin');
   await page.getByRole('button', { name: jp.range.last.replace('{{count}}', '365') }).click();
   await expect(page.locator('.admin-report')).toHaveAttribute('aria-busy', 'false');
+  expect(await overflowing(page, 360)).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });
 

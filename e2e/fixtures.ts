@@ -43,6 +43,23 @@ export function namespaceMessages<T = Record<string, unknown>>(ns: string, code:
 export const fill = (text: string, values: Record<string, string | number>) =>
   text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(values[k]));
 
+/**
+ * The elements that reach past the right edge of a page `width` CSS px wide, each as its tag,
+ * class and the start of its text: [] when nothing is wider than the screen. Elements inside a
+ * box that scrolls or clips sideways are the box's business, not the page's, and are left out.
+ */
+export function overflowing(page: import('@playwright/test').Page, width: number): Promise<string[]> {
+  return page.evaluate((width) => {
+    const clipped = (el: Element) => {
+      for (let p = el.parentElement; p; p = p.parentElement) if (getComputedStyle(p).overflowX !== 'visible') return true;
+      return false;
+    };
+    return [...document.body.querySelectorAll('*')]
+      .filter((el) => el.getBoundingClientRect().right > width + 0.5 && !clipped(el))
+      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} to ${Math.round(el.getBoundingClientRect().right)}: ${(el.textContent ?? '').trim().slice(0, 60)}`);
+  }, width);
+}
+
 /** Waits until the prerendered page is live (hydrated, runtime started). */
 export async function hydrated(page: import('@playwright/test').Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');

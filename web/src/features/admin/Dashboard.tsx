@@ -103,7 +103,7 @@ function ReportView({ report, fmt, busy }: { report: Report; fmt: ReturnType<typ
   const { t } = useTranslation('admin');
   const { totals } = report;
   const lists: { key: string; title: string; column: string; rows: Row[]; empty?: string }[] = [
-    { key: 'pages', title: t('lists.pages'), column: t('lists.page'), rows: report.pages.map((p) => ({ key: p.path, label: <code>{p.path}</code>, views: p.views })) },
+    { key: 'pages', title: t('lists.pages'), column: t('lists.page'), rows: report.pages.map((p) => ({ key: p.path, label: <code className="admin-name">{p.path}</code>, views: p.views })) },
     {
       key: 'locales',
       title: t('lists.locales'),
@@ -129,7 +129,7 @@ function ReportView({ report, fmt, busy }: { report: Report; fmt: ReturnType<typ
           ) : l.name === 'und' ? (
             t('lists.unknown')
           ) : (
-            <code>{l.name}</code>
+            <code className="admin-name">{l.name}</code>
           ),
           views: l.views,
         };
