@@ -26,6 +26,46 @@ test('a client-side navigation fetches the payload, not the document', async ({ 
   expect(documents).toEqual(['/fr']);
 });
 
+test('a link to a section of another page opens the page at that section', async ({ page }) => {
+  await page.goto('/jp/faq');
+  await hydrated(page);
+  const link = page.locator('main a[href^="/jp/privacy-policy#"]');
+  const id = decodeURIComponent((await link.getAttribute('href'))!.split('#')[1]);
+  await link.evaluate((a) => a.closest('details')?.setAttribute('open', ''));
+  await link.click();
+  await expect(page).toHaveURL(/\/jp\/privacy-policy#/);
+  await expect(page.locator('h1')).toHaveText(messages('jp').pages['privacy-policy'].heading);
+  // The section's heading at the top of the window, well down a long page.
+  const section = page.locator(`[id="${id}"]`);
+  await expect(section).toBeInViewport();
+  const top = await section.evaluate((el) => el.getBoundingClientRect().top);
+  expect(top).toBeGreaterThanOrEqual(0);
+  expect(top).toBeLessThan(40);
+  expect(await page.evaluate(() => scrollY)).toBeGreaterThan(1000);
+});
+
+test('a contents link scrolls to its section on a phone, in place, and back returns', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto('/jp/privacy-policy');
+  await hydrated(page);
+  // The page stays the same elements: an in-page link is no new view.
+  await page.locator('h1').evaluate((h) => (h.dataset.marker = 'kept'));
+  const links = page.locator('.contents a');
+  for (const n of [(await links.count()) - 3, 2]) {
+    const link = links.nth(n);
+    const id = decodeURIComponent((await link.getAttribute('href'))!.split('#')[1]);
+    await link.click();
+    const section = page.locator(`[id="${id}"]`);
+    await expect(section).toBeInViewport();
+    expect(await section.evaluate((el) => [Math.round(el.getBoundingClientRect().top), el.matches(':target')])).toEqual([16, true]);
+  }
+  await page.goBack();
+  await expect(page).toHaveURL(/#/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/jp\/privacy-policy$/);
+  await expect(page.locator('h1')).toHaveAttribute('data-marker', 'kept');
+});
+
 test('a client-side navigation to an unknown path shows the 404 page in place', async ({ page }) => {
   await page.goto('/de/faq');
   await hydrated(page);

@@ -1,5 +1,6 @@
 // Wires the browser to the runtime: link clicks and history, preloading, the build check,
 // route rules from the build manifest, and the language cookie.
+import { flushSync } from 'react-dom';
 import type { I18n } from '../i18n/translator';
 import type { BootData } from '../app/document';
 import { ensureMessages } from '../i18n';
@@ -24,7 +25,10 @@ interface RuntimeInput {
 export function startRuntime({ boot, store, i18n }: RuntimeInput) {
   const fetchPayload = createPayloadCache(boot.buildId);
   const navigator = createNavigator({
-    store,
+    // React renders the new view before afterCommit looks for the fragment's element: a store
+    // update outside React's events renders only in a later microtask, and a link to
+    // /privacy-policy#section would find no section yet and open at the top.
+    store: { ...store, set: (next) => flushSync(() => store.set(next)) },
     loadPage,
     fetchPayload,
     ensureMessages: (code, page) => ensureMessages(i18n, code, page),
@@ -42,8 +46,10 @@ export function startRuntime({ boot, store, i18n }: RuntimeInput) {
       if (view.route) rememberLanguage(view.route.locale);
       if (mode === 'none') return;
       const target = elementOfHash(url.hash);
-      if (target) target.scrollIntoView();
-      else window.scrollTo(0, 0);
+      if (target) {
+        layOutAll();
+        target.scrollIntoView();
+      } else window.scrollTo(0, 0);
       document.getElementById('main')?.focus({ preventScroll: true });
     },
   });
@@ -53,7 +59,13 @@ export function startRuntime({ boot, store, i18n }: RuntimeInput) {
   if (location.search !== store.get().search) store.set({ ...store.get(), search: location.search });
   rememberLanguage(boot.payload.route.locale);
   interceptLinks(navigator);
-  window.addEventListener('popstate', () => void navigator.navigate(location.href, 'none'));
+  window.addEventListener('popstate', () => {
+    // An in-page link, or back and forward between two of them, changes only the fragment: the
+    // browser scrolls, and the page on screen stays as it is, with its state.
+    const { path, search } = store.get();
+    if (location.pathname === path && location.search === search) return;
+    void navigator.navigate(location.href, 'none');
+  });
   if (preloadAllowed()) watchLinks(fetchPayload, store);
   startBuildCheck({ buildId: boot.buildId, onOutdated: () => navigator.markOutdated() });
   void loadRouteRules(boot.buildId, navigator);
@@ -71,6 +83,18 @@ function elementOfHash(hash: string): HTMLElement | null {
   }
 }
 
+/**
+ * Lays out every block of the page for a scroll to a section. Blocks of long text out of sight
+ * count only as an estimate of their height until first laid out (styles.css), so a section's
+ * place is right only once those above it are. They stay laid out for one frame after, so that
+ * each keeps its real size when it is skipped again and nothing moves under the visitor.
+ */
+function layOutAll() {
+  const root = document.documentElement;
+  root.dataset.layout = 'all';
+  requestAnimationFrame(() => requestAnimationFrame(() => delete root.dataset.layout));
+}
+
 function appUrl(a: HTMLAnchorElement): URL | undefined {
   if (a.target || a.hasAttribute('download')) return undefined;
   const url = new URL(a.href, location.href);
@@ -84,7 +108,10 @@ function interceptLinks(navigator: Navigator) {
     const url = a && appUrl(a);
     if (!url) return;
     const samePage = url.pathname === location.pathname && url.search === location.search;
-    if (samePage && url.hash) return; // an in-page anchor: the browser does it best
+    if (samePage && url.hash) {
+      layOutAll(); // an in-page anchor: the browser scrolls, right after this event, with it all laid out
+      return;
+    }
     e.preventDefault();
     a.closest('details')?.removeAttribute('open');
     void navigator.navigate(url.href);
