@@ -16,13 +16,22 @@ type ConsentMessages = typeof import('../web/src/features/consent/locales/en.jso
 const words = (code: string) => namespaceMessages<ConsentMessages>('consent', code);
 const containerId = 'GTM-TEST1234';
 
-/** The stand-in tag manager: /gtm.js, which sets a cookie and notes what the page had pushed. */
-const container = `(() => {
+/**
+ * The stand-in tag manager: /gtm.js, which sets a cookie, notes what the page had pushed, and
+ * sends a hit and a pixel to `collector`, the origin its tags report to (as GA4's go to
+ * *.google-analytics.com), which the CSP allows through -tag-manager-sources.
+ */
+const container = (collector: string) => `(() => {
   window.containerRuns = (window.containerRuns || 0) + 1;
   window.containerSaw = Array.from(window.dataLayer || [], (e) =>
     Object.prototype.toString.call(e) === '[object Arguments]' ? { arguments: Array.from(e) } : e);
   document.cookie = '_ga=GA1.1.123456789.1700000000; path=/; max-age=63072000';
+  fetch('${collector}/g/collect?en=page_view', { method: 'POST', mode: 'no-cors', keepalive: true });
+  new Image().src = '${collector}/pixel.gif';
 })();`;
+
+/** A 1 × 1 transparent GIF, the collector's pixel. */
+const pixel = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 interface Tagged {
   /** The origin of handy with a tag manager configured. */
@@ -31,6 +40,8 @@ interface Tagged {
   host: string;
   /** Requests the stand-in answered since the last reset. */
   requests: () => number;
+  /** The paths the collector was sent since the last reset. */
+  hits: () => string[];
   reset: () => void;
 }
 
@@ -39,19 +50,31 @@ const test = base.extend<object, { tagged: Tagged }>({
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none
     async ({}, use) => {
       let requests = 0;
+      let hits: string[] = [];
+      const collectorServer = createServer((req, res) => {
+        hits.push(new URL(req.url!, 'http://x').pathname);
+        if (req.url === '/pixel.gif') res.writeHead(200, { 'Content-Type': 'image/gif' }).end(pixel);
+        else res.writeHead(204).end();
+      });
+      const collector = `http://127.0.0.1:${await listen(collectorServer)}`;
       const standIn = createServer((req, res) => {
         requests++;
         const ok = req.url === `/gtm.js?id=${containerId}`;
         res.writeHead(ok ? 200 : 404, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' });
-        res.end(ok ? container : '');
+        res.end(ok ? container(collector) : '');
       });
       const host = `http://127.0.0.1:${await listen(standIn)}`;
-      const handy = await startOwnServer(['-tag-manager-id', containerId, '-tag-manager-host', host]);
+      const handy = await startOwnServer(['-tag-manager-id', containerId, '-tag-manager-host', host, '-tag-manager-sources', collector]);
+      const reset = () => {
+        requests = 0;
+        hits = [];
+      };
       try {
-        await use({ url: handy.url, host, requests: () => requests, reset: () => (requests = 0) });
+        await use({ url: handy.url, host, requests: () => requests, hits: () => [...hits].sort(), reset });
       } finally {
         await handy.close();
         await new Promise((resolve) => standIn.close(resolve));
+        await new Promise((resolve) => collectorServer.close(resolve));
       }
     },
     // Its own time: a busy machine starts handy slowly.
@@ -119,12 +142,15 @@ test.describe('with a tag manager', () => {
     await expect(banner(page)).toBeVisible();
     await settle(page);
     expect(tagged.requests()).toBe(0);
+    expect(tagged.hits()).toEqual([]);
     expect(await stored(page)).toBeNull();
 
     await choice(page, t.accept).click();
     await expect(banner(page)).toBeHidden();
     await expect.poll(() => containerRuns(page)).toBe(1);
     expect(tagged.requests()).toBe(1);
+    // Its tags reach the origin they report to (-tag-manager-sources): a request and a pixel.
+    await expect.poll(tagged.hits).toEqual(['/g/collect', '/pixel.gif']);
     const record = await stored(page);
     expect(record).toMatchObject({ choice: 'accepted', version: 1 });
     expect(Date.now() - Date.parse(record!.date)).toBeLessThan(60_000);
@@ -166,6 +192,24 @@ test.describe('with a tag manager', () => {
     await expect(banner(page)).toHaveCount(0);
     expect(tagged.requests()).toBe(2);
     expect(consoleErrors).toEqual([]);
+  });
+
+  test('a tag cannot reach an origin the operator did not name', async ({ page, tagged, consoleErrors }) => {
+    let reached = 0;
+    const stranger = createServer((_, res) => void (reached++, res.writeHead(204).end()));
+    const origin = `http://127.0.0.1:${await listen(stranger)}`;
+    try {
+      await open(page, tagged, '/');
+      await choice(page, words('en').accept).click();
+      await expect.poll(() => containerRuns(page)).toBe(1);
+      // What a tag of the container would run, from the page.
+      const outcome = await page.evaluate((url) => fetch(url, { mode: 'no-cors' }).then(() => 'sent', () => 'refused'), `${origin}/collect`);
+      expect(outcome).toBe('refused');
+      expect(reached).toBe(0);
+      expect(consoleErrors.join('\n')).toContain('Content Security Policy');
+    } finally {
+      await new Promise((resolve) => stranger.close(resolve));
+    }
   });
 
   test('the banner asks in Japanese, and links to its section of the privacy policy', async ({ page, tagged, consoleErrors }) => {

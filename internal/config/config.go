@@ -13,6 +13,7 @@ import (
 	"net/mail"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -69,15 +70,22 @@ type Config struct {
 	TagManagerID string
 	// TagManagerHost is the origin the container is loaded from; set only with TagManagerID.
 	TagManagerHost string
+	// TagManagerSources are the further origins the container's tags load from and send to,
+	// normalised and comma-separated (a string, so that a Config compares with ==), each
+	// "https://host" or "https://*.domain" (every subdomain); set only with TagManagerID.
+	TagManagerSources string
 }
 
-// TagManagerOrigin returns the origin the container loads from, the one third party the CSP
-// then allows; "" without a tag manager.
-func (c Config) TagManagerOrigin() string {
+// TagManagerOrigins returns the third parties the CSP allows: the container's origin, then the
+// sources of its tags; none without a tag manager.
+func (c Config) TagManagerOrigins() []string {
 	if c.TagManagerID == "" {
-		return ""
+		return nil
 	}
-	return c.TagManagerHost
+	if c.TagManagerSources == "" {
+		return []string{c.TagManagerHost}
+	}
+	return append([]string{c.TagManagerHost}, strings.Split(c.TagManagerSources, ",")...)
 }
 
 // TagManagerScript returns the URL of the tag manager's container script, or "" when no
@@ -254,6 +262,16 @@ func options() []option {
 			}
 			return nil
 		}},
+		{"tag-manager-sources", "HANDY_TAG_MANAGER_SOURCES", "", "further origins the container's tags load from or send to, allowed by the CSP, comma-separated (at most " + strconv.Itoa(maxTagManagerSources) + "); https, and *. before a domain for all its subdomains. For Google Analytics 4: https://*.google-analytics.com,https://*.analytics.google.com,https://*.googletagmanager.com. Used only with -tag-manager-id", func(c *Config, v string) error {
+			sources, err := parseTagManagerSources(v)
+			if err != nil {
+				return err
+			}
+			if c.TagManagerID != "" {
+				c.TagManagerSources = strings.Join(sources, ",")
+			}
+			return nil
+		}},
 		{"tls-cert", "HANDY_TLS_CERT", "", "certificate file (PEM, with its chain) to serve HTTPS with on -addr, reloaded when it changes; needs -tls-key and an https -public-url", func(c *Config, v string) error {
 			c.TLSCert = v
 			return nil
@@ -376,6 +394,40 @@ func parseTagManagerHost(raw string) (string, error) {
 		return "", errors.New("must be https (http only on a loopback address such as 127.0.0.1, for tests)")
 	}
 	return origin, nil
+}
+
+// maxTagManagerSources bounds the list, and so the CSP header every response carries.
+const maxTagManagerSources = 16
+
+// parseTagManagerSources validates a comma-separated list of origins as parseTagManagerHost does,
+// where "*." may stand before a domain name (a CSP wildcard for all its subdomains, https only),
+// and drops repeats.
+func parseTagManagerSources(raw string) ([]string, error) {
+	var sources []string
+	for item := range strings.SplitSeq(raw, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		scheme, rest, _ := strings.Cut(item, "://")
+		host, wildcard := strings.CutPrefix(rest, "*.")
+		origin, err := parseTagManagerHost(scheme + "://" + host)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("%q: %w", item, err)
+		case wildcard && (scheme != "https" || net.ParseIP(strings.Split(host, ":")[0]) != nil || !strings.Contains(host, ".")):
+			return nil, fmt.Errorf("%q: *. goes before a domain of at least two labels, over https, such as https://*.google-analytics.com", item)
+		case wildcard:
+			origin = "https://*." + strings.TrimPrefix(origin, "https://")
+		}
+		if !slices.Contains(sources, origin) {
+			sources = append(sources, origin)
+		}
+	}
+	if len(sources) > maxTagManagerSources {
+		return nil, fmt.Errorf("names %d origins; at most %d", len(sources), maxTagManagerSources)
+	}
+	return sources, nil
 }
 
 // validHostName reports whether s is a DNS name: dot-separated labels of letters, digits and

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -76,6 +78,69 @@ func TestTagManagerRejects(t *testing.T) {
 			_, err := Load(tt.args, env(tt.env))
 			if err == nil || !strings.Contains(err.Error(), tt.wantInErr) {
 				t.Errorf("Load error = %v, want one mentioning %q", err, tt.wantInErr)
+			}
+		})
+	}
+}
+
+func TestTagManagerSources(t *testing.T) {
+	t.Parallel()
+	ga4 := "https://*.google-analytics.com, https://*.Analytics.Google.com,https://*.googletagmanager.com/,"
+	tests := []struct {
+		name        string
+		args        []string
+		env         map[string]string
+		wantOrigins []string
+	}{
+		{name: "without an id: none, and no host either", args: []string{"-tag-manager-sources", ga4}},
+		{name: "the container's origin alone", args: []string{"-tag-manager-id", "GTM-AB12CD3"}, wantOrigins: []string{DefaultTagManagerHost}},
+		{name: "Google Analytics 4's, normalised", args: []string{"-tag-manager-id", "GTM-AB12CD3", "-tag-manager-sources", ga4},
+			wantOrigins: []string{DefaultTagManagerHost, "https://*.google-analytics.com", "https://*.analytics.google.com", "https://*.googletagmanager.com"}},
+		{name: "from the environment, repeats dropped", env: map[string]string{"HANDY_TAG_MANAGER_ID": "GTM-WXYZ", "HANDY_TAG_MANAGER_SOURCES": "https://ads.example:8443,https://ads.example:8443"},
+			wantOrigins: []string{DefaultTagManagerHost, "https://ads.example:8443"}},
+		{name: "a test's stand-in on a loopback address", args: []string{"-tag-manager-id", "GTM-TEST1234", "-tag-manager-sources", "http://127.0.0.1:9101"},
+			wantOrigins: []string{DefaultTagManagerHost, "http://127.0.0.1:9101"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := Load(tt.args, env(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := c.TagManagerOrigins(); !slices.Equal(got, tt.wantOrigins) {
+				t.Errorf("origins %q, want %q", got, tt.wantOrigins)
+			}
+		})
+	}
+}
+
+func TestTagManagerSourcesRejects(t *testing.T) {
+	t.Parallel()
+	many := make([]string, 17)
+	for i := range many {
+		many[i] = fmt.Sprintf("https://t%d.example", i)
+	}
+	tests := []struct{ name, sources, wantInErr string }{
+		{"over http", "https://a.example,http://b.example", `"http://b.example": must be https`},
+		{"with a path", "https://www.google-analytics.com/g/collect", "origin"},
+		{"a bare wildcard", "https://*", "must name a host"},
+		{"a wildcard over a top-level domain", "https://*.com", "*. goes before a domain"},
+		{"a wildcard over http", "http://*.127.0.0.1:9100", "*. goes before a domain"},
+		{"a wildcard inside the name", "https://ads.*.example", "host"},
+		{"a keyword of the CSP", "'unsafe-inline'", "not a URL"},
+		{"a second source in one item", "https://a.example https://b.example", "host"},
+		{"too many", strings.Join(many, ","), "at most 16"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			// Checked even without an id, as the host is.
+			for _, args := range [][]string{{"-tag-manager-id", "GTM-TEST1234", "-tag-manager-sources", tt.sources}, {"-tag-manager-sources", tt.sources}} {
+				_, err := Load(args, env(nil))
+				if err == nil || !strings.Contains(err.Error(), tt.wantInErr) || !strings.Contains(err.Error(), "tag-manager-sources") {
+					t.Errorf("%q: Load error = %v, want one naming the flag and mentioning %q", args, err, tt.wantInErr)
+				}
 			}
 		})
 	}

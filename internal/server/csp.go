@@ -8,13 +8,13 @@ import (
 	"strings"
 )
 
-// inlineHashes are the CSP sources of the pages' inline scripts and styles, and the origin the
-// pages load a tag manager from (none unless one is configured).
+// inlineHashes are the CSP sources of the pages' inline scripts and styles, and the origins of a
+// tag manager and its tags (none unless one is configured).
 type inlineHashes struct{ scripts, styles, tagManager []string }
 
 // cspFor returns the Content-Security-Policy: only the site's own origin, no framing, and no
 // inline script or style but the given ones, allowed by hash (hydration data travels in
-// <script type="application/json">, which is data, not script). A tag manager's origin is
+// <script type="application/json">, which is data, not script). A tag manager's origins are
 // allowed to serve scripts, receive requests and serve images (its tracking pixels); nothing
 // else changes, and inline script stays forbidden.
 func cspFor(h inlineHashes) string {
@@ -26,11 +26,9 @@ func cspFor(h inlineHashes) string {
 		"form-action 'self'; frame-ancestors 'none'"
 }
 
-// withTagManager adds the configured tag manager's origin ("" for none) to the sources.
-func withTagManager(h inlineHashes, origin string) inlineHashes {
-	if origin != "" {
-		h.tagManager = []string{origin}
-	}
+// withTagManager adds the configured tag manager's origins (none without one) to the sources.
+func withTagManager(h inlineHashes, origins []string) inlineHashes {
+	h.tagManager = origins
 	return h
 }
 

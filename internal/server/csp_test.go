@@ -85,6 +85,13 @@ func TestTagManagerConfigured(t *testing.T) {
 			"default-src 'self'; script-src 'self' http://127.0.0.1:9100; style-src 'self' " + fixtureStyleHash +
 				"; img-src 'self' data: blob: http://127.0.0.1:9100; font-src 'self'; connect-src 'self' http://127.0.0.1:9100; " +
 				"worker-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'", "googletagmanager"},
+		{"with the sources of its tags", []string{"-tag-manager-id", "GTM-TEST1234", "-tag-manager-sources", "https://*.google-analytics.com,https://*.analytics.google.com"},
+			`"tagManager":"https://www.googletagmanager.com/gtm.js?id=GTM-TEST1234"`,
+			"default-src 'self'; script-src 'self' https://www.googletagmanager.com https://*.google-analytics.com https://*.analytics.google.com; style-src 'self' " + fixtureStyleHash +
+				"; img-src 'self' data: blob: https://www.googletagmanager.com https://*.google-analytics.com https://*.analytics.google.com; font-src 'self'; " +
+				"connect-src 'self' https://www.googletagmanager.com https://*.google-analytics.com https://*.analytics.google.com; " +
+				"worker-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'", "google-analytics"},
+		{"sources without a container: nothing", []string{"-tag-manager-sources", "https://*.google-analytics.com"}, `"tagManager":""`, base, "google"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

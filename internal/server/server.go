@@ -110,7 +110,7 @@ func New(cfg config.Config, table *site.Table, dist fs.FS, logger *slog.Logger, 
 		https:           cfg.HTTPS(),
 		clientIPHeader:  cfg.ClientIPHeader,
 		homes:           make(map[string]string),
-		securityHeaders: securityHeaders(cfg.HTTPS(), withTagManager(hashInline(files), cfg.TagManagerOrigin())),
+		securityHeaders: securityHeaders(cfg.HTTPS(), withTagManager(hashInline(files), cfg.TagManagerOrigins())),
 		compression:     startCompression,
 	}
 	if cfg.AdminToken != "" {
