@@ -94,7 +94,8 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 	// request is in flight): every page view acknowledged is written before the database closes.
 	defer closeAnalytics(pageviews, cfg, logger)
 	srv, err := server.New(cfg, table, dist, logger, server.WithAccounts(accounts), server.WithDocuments(docs),
-		server.WithAnalytics(pageviews), server.WithReports(analytics.NewReporter(st, table, nil)), server.WithReadiness(st.Ping))
+		server.WithAnalytics(pageviews), server.WithReports(analytics.NewReporter(st, table, nil)), server.WithReadiness(st.Ping),
+		server.WithCompressionCache(filepath.Join(cfg.DataDir, "compressed")))
 	if err != nil {
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1
@@ -173,7 +174,11 @@ func serve(ctx context.Context, srv *server.Server, cfg config.Config, logger *s
 	}
 	logger.Info("listening", slog.String("addr", ln.Addr().String()), slog.String("url", scheme+"://"+ln.Addr().String()),
 		slog.String("public_url", cfg.PublicURL))
-	go srv.CompressBest(ctx) // the pages, better than start-up had time for
+	compressed := make(chan struct{})
+	go func() {
+		defer close(compressed)
+		srv.CompressBest(ctx) // the pages, better than start-up had time for
+	}()
 	served := make(chan error, 1)
 	go func() {
 		if tlsConfig != nil {
@@ -199,6 +204,7 @@ func serve(ctx context.Context, srv *server.Server, cfg config.Config, logger *s
 	if err := <-served; err != nil {
 		return err
 	}
+	<-compressed // it stops after the file at hand, which it may be writing to the data directory
 	logger.Info("stopped")
 	return nil
 }

@@ -171,7 +171,7 @@ func options() []option {
 			c.ClientIPHeader = v
 			return nil
 		}},
-		{"data-dir", "HANDY_DATA_DIR", "data", "directory of the embedded SQLite database, created on first start (unused with -database-url)", func(c *Config, v string) error {
+		{"data-dir", "HANDY_DATA_DIR", "data", "directory of the embedded SQLite database (unused with -database-url), the ACME certificates and the compressed pages kept for the next start; created on first start", func(c *Config, v string) error {
 			if v == "" {
 				return errors.New("must not be empty")
 			}

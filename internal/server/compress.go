@@ -121,8 +121,8 @@ func (e *entry) keepIfSmaller(enc encoding, body []byte, withETag bool) {
 }
 
 // compressBest recompresses each entry at bestCompression's levels, one at a time, until all
-// are done or ctx ends.
-func compressBest(ctx context.Context, entries []*entry) error {
+// are done or ctx ends, and hands each entry's body and copies to done.
+func compressBest(ctx context.Context, entries []*entry, done func(body []byte, p precompressed)) error {
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -138,6 +138,7 @@ func compressBest(ctx context.Context, entries []*entry) error {
 		}
 		e.keepIfSmaller(encGzip, gz, identity.etag != "")
 		e.keepIfSmaller(encBrotli, br, identity.etag != "")
+		done(identity.body, precompressed{gzip: gz, brotli: br})
 	}
 	return nil
 }

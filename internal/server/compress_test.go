@@ -3,9 +3,12 @@ package server
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -199,4 +202,104 @@ func mustBrotli(t testing.TB, b []byte) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestCompressionCache: the best-level copies CompressBest makes are kept for the next start,
+// which serves them from the first request and recompresses nothing; a copy that does not
+// decode to its page is recompressed, never served; the copies of older builds and a crash's
+// temporary files go; a cache that cannot be written is said once, and the pages are served.
+func TestCompressionCache(t *testing.T) {
+	t.Parallel()
+	table := site.Default()
+	cfg := config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}
+	dir := filepath.Join(t.TempDir(), "compressed")
+	start := func(dir string) (*Server, *syncBuffer) {
+		log := &syncBuffer{}
+		s, err := New(cfg, table, fixtureDist(table), slog.New(slog.NewTextHandler(log, nil)), WithCompressionCache(dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, log
+	}
+	const page = "/de/area-calculator"
+	brotliOf := func(s *Server) string {
+		res, body := serve(t, s.Handler(), request{target: page, header: map[string]string{"Accept-Encoding": "br"}})
+		if res.Header.Get("Content-Encoding") != "br" {
+			t.Fatalf("Content-Encoding %q", res.Header.Get("Content-Encoding"))
+		}
+		return body
+	}
+	_, identity := serve(t, newTestServer(t, httpOrigin).Handler(), request{target: page})
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stale := []string{strings.Repeat("0", 64) + ".br", ".tmp-123"}
+	for _, name := range stale {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	first, log := start(dir)
+	if len(first.belowBest) == 0 {
+		t.Fatal("the first start has nothing to compress")
+	}
+	first.CompressBest(context.Background())
+	if !strings.Contains(log.String(), "from_cache=0") {
+		t.Errorf("first start:\n%s", log.String())
+	}
+	best := brotliOf(first)
+	files, _ := os.ReadDir(dir)
+	if len(files) != 2*len(first.cached) {
+		t.Errorf("%d files in the cache, want 2 × %d", len(files), len(first.cached))
+	}
+	for _, name := range stale {
+		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s is still there: %v", name, err)
+		}
+	}
+
+	second, log := start(dir)
+	if len(second.belowBest) != 0 || second.cacheHits != len(second.cached) {
+		t.Errorf("second start: %d to compress, %d of %d from the cache", len(second.belowBest), second.cacheHits, len(second.cached))
+	}
+	if got := brotliOf(second); got != best {
+		t.Errorf("second start serves %d bytes of brotli before CompressBest, want the best level's %d", len(got), len(best))
+	}
+	second.CompressBest(context.Background())
+	if !strings.Contains(log.String(), "files=0") {
+		t.Errorf("second start:\n%s", log.String())
+	}
+
+	// A torn or altered copy: recompressed, and the page served right meanwhile.
+	key := filepath.Join(dir, cacheKey([]byte(identity)))
+	if err := os.WriteFile(key+".br", []byte(best[:len(best)/2]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	third, _ := start(dir)
+	if len(third.belowBest) != 1 {
+		t.Errorf("with one copy torn, %d files to compress, want 1", len(third.belowBest))
+	}
+	res, body := serve(t, third.Handler(), request{target: page, header: map[string]string{"Accept-Encoding": "br"}})
+	if decode(t, res, body) != identity {
+		t.Error("with its copy torn, the page does not decode")
+	}
+	third.CompressBest(context.Background())
+	if got, _ := os.ReadFile(key + ".br"); string(got) != best {
+		t.Error("the torn copy was not replaced")
+	}
+
+	// A cache under a file cannot be made: said once, and the pages still compressed.
+	blocker := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	unwritable, log := start(filepath.Join(blocker, "compressed"))
+	unwritable.CompressBest(context.Background())
+	if n := strings.Count(log.String(), "not keeping the compressed pages"); n != 1 {
+		t.Errorf("the failure was logged %d times:\n%s", n, log.String())
+	}
+	if got := brotliOf(unwritable); got != best {
+		t.Error("without a cache, the page is not at the best level after CompressBest")
+	}
 }

@@ -51,8 +51,11 @@ type Server struct {
 	homes              map[string]string // home URL path by locale code
 
 	securityHeaders []header
-	compression     compression // levels New compresses at what the build did not
-	belowBest       []*entry    // entries CompressBest compresses better
+	compression     compression     // levels New compresses at what the build did not
+	belowBest       []*entry        // entries CompressBest compresses better
+	cache           *compressCache  // nil: no cache of the best-level copies
+	cached          map[string]bool // the cache keys of the files New compressed or found in the cache
+	cacheHits       int             // files New found in the cache
 	draining        atomic.Bool
 
 	domainErrors   domainErrorTable            // what clients are told of domain errors
@@ -196,6 +199,7 @@ func (s *Server) buildEntries(files distFiles, origin string) error {
 	robots := entrySpec{body: buildRobots(s.table, origin), contentType: contentTypeOf("robots.txt"),
 		cacheControl: cacheRevalidate, vary: varyEncoding, etag: true, compress: true}
 	jobs = append(jobs, entryJob{robots, func(e *entry) { s.robotsTxt = e }})
+	s.fromCache(jobs)
 	below, err := buildEntries(jobs, s.compression)
 	if err != nil {
 		return err
@@ -216,19 +220,52 @@ func (s *Server) buildEntries(files distFiles, origin string) error {
 	return nil
 }
 
+// fromCache gives the jobs New would compress itself their copies from the cache, where it has
+// them, and notes every such job's key, for the cache's pruning.
+func (s *Server) fromCache(jobs []entryJob) {
+	if s.cache == nil {
+		return
+	}
+	s.cached = make(map[string]bool)
+	for i, job := range jobs {
+		if !job.spec.compress || job.spec.built != nil {
+			continue
+		}
+		s.cached[cacheKey(job.spec.body)] = true
+		if jobs[i].spec.built = s.cache.load(job.spec.body); jobs[i].spec.built != nil {
+			s.cacheHits++
+		}
+	}
+}
+
 // CompressBest recompresses at the best levels, one file at a time (on one core: the others
 // keep serving), what New compressed quickly, and swaps each in as it is done: about 7 s after
-// start-up on this machine. It returns when all are done, or at once when ctx ends. Call it once.
+// start-up on this machine, unless the cache had them (WithCompressionCache), which it then
+// keeps to this build's. It returns when all are done, or at once when ctx ends. Call it once.
 func (s *Server) CompressBest(ctx context.Context) {
 	start := time.Now()
-	if err := compressBest(ctx, s.belowBest); err != nil {
+	keep := s.cache != nil
+	if err := compressBest(ctx, s.belowBest, func(body []byte, p precompressed) {
+		if !keep {
+			return
+		}
+		if err := s.cache.store(body, p); err != nil {
+			s.logger.Warn("not keeping the compressed pages for the next start", slog.String("error", err.Error()))
+			keep = false // once is enough: the next would fail alike
+		}
+	}); err != nil {
 		if ctx.Err() == nil {
 			s.logger.Error("compressing at the best level", slog.String("error", err.Error()))
 		}
 		return
 	}
+	if s.cache != nil {
+		if err := s.cache.prune(s.cached); err != nil {
+			s.logger.Warn("pruning the compressed pages of older builds", slog.String("error", err.Error()))
+		}
+	}
 	s.logger.Info("pages compressed at the best levels", slog.Int("files", len(s.belowBest)),
-		slog.Duration("took", time.Since(start).Round(time.Millisecond)))
+		slog.Int("from_cache", s.cacheHits), slog.Duration("took", time.Since(start).Round(time.Millisecond)))
 }
 
 // Handler returns the server's HTTP handler, middleware included.
