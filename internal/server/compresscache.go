@@ -37,11 +37,12 @@ func cacheKey(body []byte) string {
 
 const cacheSuffixGzip, cacheSuffixBrotli = ".gz", ".br"
 
-// load returns the cached copies of body, or nil when there are none that decode to it.
-func (c *compressCache) load(body []byte) *precompressed {
-	key := filepath.Join(c.dir, cacheKey(body))
-	gz, errGz := os.ReadFile(key + cacheSuffixGzip)
-	br, errBr := os.ReadFile(key + cacheSuffixBrotli)
+// load returns the cached copies of body, whose key is key, or nil when there are none that
+// decode to it.
+func (c *compressCache) load(key string, body []byte) *precompressed {
+	name := filepath.Join(c.dir, key)
+	gz, errGz := os.ReadFile(name + cacheSuffixGzip)
+	br, errBr := os.ReadFile(name + cacheSuffixBrotli)
 	if errGz != nil || errBr != nil {
 		return nil
 	}

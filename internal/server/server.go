@@ -13,7 +13,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -221,21 +223,32 @@ func (s *Server) buildEntries(files distFiles, origin string) error {
 }
 
 // fromCache gives the jobs New would compress itself their copies from the cache, where it has
-// them, and notes every such job's key, for the cache's pruning.
+// them, reading and checking them on all CPUs, and notes every such job's key, for the cache's
+// pruning.
 func (s *Server) fromCache(jobs []entryJob) {
 	if s.cache == nil {
 		return
 	}
 	s.cached = make(map[string]bool)
+	var hits atomic.Int64
+	limit := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
 	for i, job := range jobs {
 		if !job.spec.compress || job.spec.built != nil {
 			continue
 		}
-		s.cached[cacheKey(job.spec.body)] = true
-		if jobs[i].spec.built = s.cache.load(job.spec.body); jobs[i].spec.built != nil {
-			s.cacheHits++
-		}
+		key := cacheKey(job.spec.body)
+		s.cached[key] = true
+		wg.Go(func() {
+			limit <- struct{}{}
+			defer func() { <-limit }()
+			if jobs[i].spec.built = s.cache.load(key, job.spec.body); jobs[i].spec.built != nil {
+				hits.Add(1)
+			}
+		})
 	}
+	wg.Wait()
+	s.cacheHits = int(hits.Load())
 }
 
 // CompressBest recompresses at the best levels, one file at a time (on one core: the others
