@@ -18,11 +18,11 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"handy/internal/site"
+	"handy/scripts/proclog"
 )
 
 func main() {
@@ -113,7 +113,7 @@ func startOnce(command func(addr string) *exec.Cmd, allPages bool, settle string
 		return 0, err
 	}
 	cmd := command(addr)
-	log := &syncLog{}
+	log := &proclog.Buffer{}
 	cmd.Stderr = log
 	client := &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: 5 * time.Second}
 	start := time.Now()
@@ -162,24 +162,6 @@ func startOnce(command func(addr string) *exec.Cmd, allPages bool, settle string
 		time.Sleep(50 * time.Millisecond)
 	}
 	return took, nil
-}
-
-// syncLog is a process's standard error, written by exec's copier and read by startOnce.
-type syncLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *syncLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *syncLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // compressed reports whether url answers 200 in brotli.

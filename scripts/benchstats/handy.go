@@ -18,6 +18,8 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver, for creating the benchmark's database
+
+	"handy/scripts/proclog"
 )
 
 // handyProc is a handy started for the benchmark.
@@ -26,7 +28,7 @@ type handyProc struct {
 	base   string
 	token  string
 	exited chan error
-	log    *syncBuffer
+	log    *proclog.Buffer
 
 	stopOnce sync.Once
 	stopErr  error
@@ -60,7 +62,7 @@ func startHandy(bin, dir, dbURL string) (*handyProc, error) {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	p := &handyProc{cmd: cmd, base: "http://" + addr, token: token, exited: make(chan error, 1), log: &syncBuffer{}}
+	p := &handyProc{cmd: cmd, base: "http://" + addr, token: token, exited: make(chan error, 1), log: &proclog.Buffer{}}
 	cmd.Stdout, cmd.Stderr = p.log, p.log
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", bin, err)
@@ -97,24 +99,6 @@ func (p *handyProc) stop() error {
 		}
 	})
 	return p.stopErr
-}
-
-// syncBuffer keeps a process's output.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func freePort() (int, error) {
