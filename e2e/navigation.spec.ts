@@ -66,6 +66,39 @@ test('a contents link scrolls to its section on a phone, in place, and back retu
   await expect(page.locator('h1')).toHaveAttribute('data-marker', 'kept');
 });
 
+test('back, forward and reload return to where a long page was read, on a phone', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto('/jp/privacy-policy');
+  await hydrated(page);
+  const heading = page.locator('main h2').nth(7);
+  await heading.evaluate((h) => h.scrollIntoView());
+  await page.mouse.wheel(0, 300);
+  // Where the visitor is: kept in the history entry once scrolling pauses.
+  await expect.poll(() => page.evaluate(() => (history.state as { scroll?: { y: number } } | null)?.scroll?.y === Math.round(scrollY) && scrollY > 3000)).toBe(true);
+  // What the visitor sees: the heading, scrolled out of the window by 300 px. (Not a number of
+  // pixels from the top: the text above was jumped over, never laid out, and counts only as an
+  // estimate until it is.)
+  const where = () => heading.evaluate((h) => Math.round(h.getBoundingClientRect().top));
+  const read = await where();
+  expect(read).toBeLessThan(-200);
+
+  // A link clicked where it is, without scrolling to it first (a tap on a link in view).
+  await page.locator('header a[href="/jp/faq"], footer a[href="/jp/faq"]').first().evaluate((a: HTMLAnchorElement) => a.click());
+  await expect(page).toHaveURL(/\/jp\/faq$/);
+  expect(await page.evaluate(() => scrollY)).toBe(0);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/jp\/privacy-policy$/);
+  await expect.poll(where).toEqual(read);
+  await page.goForward();
+  await expect(page).toHaveURL(/\/jp\/faq$/);
+  await expect.poll(() => page.evaluate(() => scrollY)).toBe(0);
+  await page.goBack();
+  await expect.poll(where).toEqual(read);
+  await page.reload();
+  await hydrated(page);
+  await expect.poll(where).toEqual(read);
+});
+
 test('a client-side navigation to an unknown path shows the 404 page in place', async ({ page }) => {
   await page.goto('/de/faq');
   await hydrated(page);

@@ -14,6 +14,7 @@ import { createNavigator, isAppPath, type Navigator } from './navigation';
 import { createPayloadCache } from './payloads';
 import { createPreloader } from './preload';
 import { reloadOnce } from './reloadGuard';
+import { keepScroll, layOutAll } from './scroll';
 import type { ViewStore } from './view';
 
 interface RuntimeInput {
@@ -24,6 +25,7 @@ interface RuntimeInput {
 
 export function startRuntime({ boot, store, i18n }: RuntimeInput) {
   const fetchPayload = createPayloadCache(boot.buildId);
+  const scroll = keepScroll();
   const navigator = createNavigator({
     // React renders the new view before afterCommit looks for the fragment's element: a store
     // update outside React's events renders only in a later microtask, and a link to
@@ -34,7 +36,13 @@ export function startRuntime({ boot, store, i18n }: RuntimeInput) {
     ensureMessages: (code, page) => ensureMessages(i18n, code, page),
     fullLoad: (href) => location.assign(href),
     reloadOnce,
-    history,
+    history: {
+      pushState(...args) {
+        scroll.leaving();
+        history.pushState(...args);
+      },
+      replaceState: (...args) => history.replaceState(...args),
+    },
     origin: location.origin,
     afterCommit(view, url, mode) {
       if (view.payload) applyHead(view.payload.head);
@@ -44,12 +52,8 @@ export function startRuntime({ boot, store, i18n }: RuntimeInput) {
         document.documentElement.lang = localeOf(localeOfPath(view.path)).lang;
       }
       if (view.route) rememberLanguage(view.route.locale);
-      if (mode === 'none') return;
-      const target = elementOfHash(url.hash);
-      if (target) {
-        layOutAll();
-        target.scrollIntoView();
-      } else window.scrollTo(0, 0);
+      if (mode === 'none') return scroll.restore(() => toPlace(url.hash)); // back or forward
+      toPlace(url.hash);
       document.getElementById('main')?.focus({ preventScroll: true });
     },
   });
@@ -58,14 +62,16 @@ export function startRuntime({ boot, store, i18n }: RuntimeInput) {
   // one, nothing changed, and setting the view anyway would re-render every component at once.
   if (location.search !== store.get().search) store.set({ ...store.get(), search: location.search });
   rememberLanguage(boot.payload.route.locale);
-  interceptLinks(navigator);
+  interceptLinks(navigator, scroll.leaving);
   window.addEventListener('popstate', () => {
-    // An in-page link, or back and forward between two of them, changes only the fragment: the
-    // browser scrolls, and the page on screen stays as it is, with its state.
+    scroll.arrived();
+    // Back and forward between an in-page link's entries change only the fragment: the page on
+    // screen stays as it is, with its state, and only the position changes.
     const { path, search } = store.get();
-    if (location.pathname === path && location.search === search) return;
+    if (location.pathname === path && location.search === search) return scroll.restore(() => toPlace(location.hash));
     void navigator.navigate(location.href, 'none');
   });
+  scroll.restoreOnLoad();
   if (preloadAllowed()) watchLinks(fetchPayload, store);
   startBuildCheck({ buildId: boot.buildId, onOutdated: () => navigator.markOutdated() });
   void loadRouteRules(boot.buildId, navigator);
@@ -83,16 +89,12 @@ function elementOfHash(hash: string): HTMLElement | null {
   }
 }
 
-/**
- * Lays out every block of the page for a scroll to a section. Blocks of long text out of sight
- * count only as an estimate of their height until first laid out (styles.css), so a section's
- * place is right only once those above it are. They stay laid out for one frame after, so that
- * each keeps its real size when it is skipped again and nothing moves under the visitor.
- */
-function layOutAll() {
-  const root = document.documentElement;
-  root.dataset.layout = 'all';
-  requestAnimationFrame(() => requestAnimationFrame(() => delete root.dataset.layout));
+/** Scrolls to the section a fragment names, or to the top without one. */
+function toPlace(hash: string) {
+  const target = elementOfHash(hash);
+  if (!target) return window.scrollTo(0, 0);
+  layOutAll();
+  target.scrollIntoView();
 }
 
 function appUrl(a: HTMLAnchorElement): URL | undefined {
@@ -101,7 +103,7 @@ function appUrl(a: HTMLAnchorElement): URL | undefined {
   return isAppPath(url, location.origin) ? url : undefined;
 }
 
-function interceptLinks(navigator: Navigator) {
+function interceptLinks(navigator: Navigator, leaving: () => void) {
   document.addEventListener('click', (e) => {
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     const a = (e.target as Element | null)?.closest?.('a');
@@ -109,7 +111,10 @@ function interceptLinks(navigator: Navigator) {
     if (!url) return;
     const samePage = url.pathname === location.pathname && url.search === location.search;
     if (samePage && url.hash) {
-      layOutAll(); // an in-page anchor: the browser scrolls, right after this event, with it all laid out
+      // An in-page anchor: the browser makes the new entry and scrolls, right after this event,
+      // with it all laid out.
+      leaving();
+      layOutAll();
       return;
     }
     e.preventDefault();
