@@ -3,7 +3,7 @@ import { HistoryButton } from '../features/history/public';
 import { useTranslation } from '../i18n/react';
 import { pagePath, toolPages, type LocaleCode, type PageName } from '../lib/site';
 import { ThemeSwitch } from '../theme/ThemeSwitch';
-import { LanguageSwitcher } from './LanguageSwitcher';
+import { LanguageSwitcher } from '../page/LanguageSwitcher';
 
 interface Props {
   locale: LocaleCode;

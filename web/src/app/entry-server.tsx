@@ -6,7 +6,7 @@ import { App } from './App';
 import { ErrorMessage } from './ErrorMessage';
 import { Layout } from './Layout';
 import { renderDocument, type Assets } from './document';
-import { pageText } from './content';
+import { pageText } from '../page/content';
 import { createI18n, ensureNamespaces, messageChunks } from '../i18n';
 import { AdminApp, adminPath } from '../features/admin/public';
 import { buildManifest, manifestPath, Offline, offlinePath } from '../features/pwa/public';

@@ -1,19 +1,9 @@
-// Page modules are their own chunks, loaded before a page is shown, so a view never suspends.
-// A tool's page module is its feature's `page.tsx` (features/{feature}/page.tsx); the other
-// pages are app/pages/{page name}.tsx.
+// Page modules (page/module.ts) are their own chunks, loaded before a page is shown, so a view
+// never suspends. A tool's page module is its feature's `page.tsx` (features/{feature}/page.tsx);
+// the other pages are app/pages/{page name}.tsx.
 import type { ComponentType } from 'react';
-import type { Payload } from '../router/payload';
 import { pageFeatures, type PageName } from '../lib/site';
-
-export interface PageProps {
-  payload: Payload;
-  /** The query string of the page (`?a=1`, or ''); '' while the prerendered page hydrates. */
-  search: string;
-  /** Replaces the query string in place (no new history entry). */
-  replaceSearch: (search: string) => void;
-}
-
-type PageModule = { default: ComponentType<PageProps> };
+import type { PageModule, PageProps } from '../page/module';
 
 const modules = import.meta.glob<PageModule>(['./pages/*.tsx', '../features/*/page.tsx']);
 const loaded = new Map<PageName, ComponentType<PageProps>>();

@@ -1,6 +1,5 @@
 // What a page needs beyond the bundle: its head data and (for long-form pages) its content.
 // The prerender step writes it into the page and into {page path}/_payload.json.
-import type { FaqItem, PageText } from '../app/content';
 import type { TFunction } from '../i18n/translator';
 import { locales, localeOf, originPlaceholder, pagePath, defaultLocale, type Route } from '../lib/site';
 
@@ -21,7 +20,26 @@ export interface Head {
   structuredData?: object;
 }
 
-/** A page's route, head data and long-form text (content.ts). */
+/** One question of the FAQ: plain text, and its answer as HTML. */
+export interface FaqItem {
+  id: string;
+  question: string;
+  answer: string;
+}
+
+/** What a page carries of its locale's long-form text (page/content.ts renders it). */
+export interface PageText {
+  /** Prose, as HTML. */
+  content?: string;
+  /** The prose's sections (its level-2 headings), for the long legal pages. */
+  toc?: { id: string; text: string }[];
+  /** The FAQ page: every question and answer. */
+  faq?: FaqItem[];
+  /** The home page: the first questions, without their answers. */
+  faqTeaser?: Omit<FaqItem, 'answer'>[];
+}
+
+/** A page's route, head data and long-form text. */
 export interface Payload extends PageText {
   route: Route;
   head: Head;

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { PageIntro } from '../PageIntro';
-import type { PageProps } from '../pageRegistry';
+import { PageIntro } from '../../page/PageIntro';
+import type { PageProps } from '../../page/module';
 
 /**
  * The questions as an accordion of native <details>: it opens with Enter or Space, works

@@ -1,7 +1,7 @@
 import { useTranslation } from '../../i18n/react';
-import { PageIntro } from '../PageIntro';
+import { PageIntro } from '../../page/PageIntro';
 import { ToolIcon } from '../ToolIcon';
-import type { PageProps } from '../pageRegistry';
+import type { PageProps } from '../../page/module';
 import { pagePath, toolPages } from '../../lib/site';
 
 const reasons = ['private', 'free', 'offline', 'languages'] as const;

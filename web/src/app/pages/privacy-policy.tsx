@@ -1,7 +1,7 @@
-import { PageIntro } from '../PageIntro';
-import { Prose } from '../Prose';
+import { PageIntro } from '../../page/PageIntro';
+import { Prose } from '../../page/Prose';
 import { Contents } from '../Contents';
-import type { PageProps } from '../pageRegistry';
+import type { PageProps } from '../../page/module';
 
 export default function PrivacyPolicy({ payload }: PageProps) {
   return (

@@ -1,5 +1,5 @@
 import { useMemo, useState, useSyncExternalStore } from 'react';
-import { LanguageSwitcher } from '../../app/LanguageSwitcher';
+import { LanguageSwitcher } from '../../page/LanguageSwitcher';
 import { useTranslation } from '../../i18n/react';
 import { localeOf, pagePath, type LocaleCode } from '../../lib/site';
 import { ThemeSwitch } from '../../theme/ThemeSwitch';

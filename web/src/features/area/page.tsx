@@ -1,7 +1,7 @@
 import { AreaCalculator } from './AreaCalculator';
-import { PageIntro } from '../../app/PageIntro';
-import { Prose } from '../../app/Prose';
-import type { PageProps } from '../../app/pageRegistry';
+import { PageIntro } from '../../page/PageIntro';
+import { Prose } from '../../page/Prose';
+import type { PageProps } from '../../page/module';
 import { localeOf } from '../../lib/site';
 
 export default function AreaCalculatorPage({ payload, search, replaceSearch }: PageProps) {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pageContent } from '../../app/content';
+import { pageContent } from '../../page/content';
 import { locales } from '../../lib/site';
 
 const anchor = (code: string) => (JSON.parse(readFileSync(join(__dirname, 'locales', `${code}.json`), 'utf8')) as { policyAnchor: string }).policyAnchor;

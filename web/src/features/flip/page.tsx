@@ -1,7 +1,7 @@
-import { PageIntro } from '../../app/PageIntro';
-import { Prose } from '../../app/Prose';
+import { PageIntro } from '../../page/PageIntro';
+import { Prose } from '../../page/Prose';
 import { FlipImageTool } from './FlipImageTool';
-import type { PageProps } from '../../app/pageRegistry';
+import type { PageProps } from '../../page/module';
 import { localeOf } from '../../lib/site';
 
 export default function FlipImagePage({ payload }: PageProps) {

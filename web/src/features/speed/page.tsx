@@ -1,7 +1,7 @@
-import { PageIntro } from '../../app/PageIntro';
-import { Prose } from '../../app/Prose';
+import { PageIntro } from '../../page/PageIntro';
+import { Prose } from '../../page/Prose';
 import { SpeedCalculator } from './SpeedCalculator';
-import type { PageProps } from '../../app/pageRegistry';
+import type { PageProps } from '../../page/module';
 import { localeOf } from '../../lib/site';
 
 export default function SpeedCalculatorPage({ payload, search, replaceSearch }: PageProps) {

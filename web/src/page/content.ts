@@ -4,6 +4,7 @@
 // in the HTML before any script runs and never in a JS bundle.
 import { Marked, type Token, type Tokens } from 'marked';
 import type { LocaleCode, PageName } from '../lib/site';
+import type { FaqItem, PageText } from '../router/payload';
 
 const files = import.meta.glob<string>('../../content/*/*.md', { query: '?raw', import: 'default', eager: true });
 
@@ -52,13 +53,6 @@ export function renderMarkdown(markdown: string): string {
   return html;
 }
 
-/** One question of the FAQ: plain text, and its answer as HTML. */
-export interface FaqItem {
-  id: string;
-  question: string;
-  answer: string;
-}
-
 /**
  * Reads questions and answers: every level-2 heading is a question (plain text), and what
  * follows it, up to the next, its answer. Anything else (text before the first question, other
@@ -95,18 +89,6 @@ export function faqItems(code: LocaleCode): FaqItem[] {
 
 /** How many questions the home page shows. */
 const FAQ_TEASER = 3;
-
-/** What a page carries of its locale's long-form text, for its payload. */
-export interface PageText {
-  /** Prose, as HTML. */
-  content?: string;
-  /** The prose's sections (its level-2 headings), for the long legal pages. */
-  toc?: { id: string; text: string }[];
-  /** The FAQ page: every question and answer. */
-  faq?: FaqItem[];
-  /** The home page: the first questions, without their answers. */
-  faqTeaser?: Omit<FaqItem, 'answer'>[];
-}
 
 export function pageText(page: PageName, code: LocaleCode): PageText {
   if (page === 'faq') return { faq: faqItems(code) };
