@@ -37,7 +37,7 @@ async function main() {
           store={store}
           year={boot.year}
           onMount={() => {
-            startRuntime({ boot, store, i18n });
+            startRuntime({ boot, store, i18n, loadPage });
             startAnalytics(store);
             startConsent(store, i18n, boot.tagManager);
             startOffline(store);

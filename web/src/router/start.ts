@@ -1,11 +1,10 @@
 // Wires the browser to the runtime: link clicks and history, preloading, the build check,
-// route rules from the build manifest, and the language cookie.
+// route rules from the build manifest, and the language cookie. The client entry hands it what
+// it needs of the app (the boot data, the page loader): the router imports nothing of app/.
 import { flushSync } from 'react-dom';
 import type { I18n } from '../i18n/translator';
-import type { BootData } from '../app/document';
 import { ensureMessages } from '../i18n';
-import { loadPage } from '../app/pageRegistry';
-import { localeOf, localeOfPath, resolve, type RouteRule } from '../lib/site';
+import { localeOf, localeOfPath, resolve, type PageName, type RouteRule } from '../lib/site';
 import { startBuildCheck } from './buildCheck';
 import { preloadAllowed } from './connection';
 import { rememberLanguage } from './cookie';
@@ -15,15 +14,24 @@ import { createPayloadCache } from './payloads';
 import { createPreloader } from './preload';
 import { reloadOnce } from './reloadGuard';
 import { keepScroll, layOutAll } from './scroll';
+import type { Payload } from './payload';
 import type { ViewStore } from './view';
 
-interface RuntimeInput {
-  boot: BootData;
-  store: ViewStore;
-  i18n: I18n;
+/** What the runtime reads of the page's boot data (app/document.ts, BootData). */
+export interface Boot {
+  buildId: string;
+  payload: Pick<Payload, 'route'>;
 }
 
-export function startRuntime({ boot, store, i18n }: RuntimeInput) {
+export interface RuntimeInput {
+  boot: Boot;
+  store: ViewStore;
+  i18n: I18n;
+  /** Loads a page's module before a navigation shows it (the app's page registry). */
+  loadPage: (page: PageName) => Promise<unknown>;
+}
+
+export function startRuntime({ boot, store, i18n, loadPage }: RuntimeInput) {
   const fetchPayload = createPayloadCache(boot.buildId);
   const scroll = keepScroll();
   const navigator = createNavigator({
@@ -72,7 +80,7 @@ export function startRuntime({ boot, store, i18n }: RuntimeInput) {
     void navigator.navigate(location.href, 'none');
   });
   scroll.restoreOnLoad();
-  if (preloadAllowed()) watchLinks(fetchPayload, store);
+  if (preloadAllowed()) watchLinks(loadPage, fetchPayload, store);
   startBuildCheck({ buildId: boot.buildId, onOutdated: () => navigator.markOutdated() });
   void loadRouteRules(boot.buildId, navigator);
   window.addEventListener('unhandledrejection', (e) => console.error('Unhandled error:', e.reason));
@@ -124,7 +132,7 @@ function interceptLinks(navigator: Navigator, leaving: () => void) {
 }
 
 /** Preloads the chunk and payload of links that come into view or get hovered or focused. */
-function watchLinks(fetchPayload: (path: string) => Promise<unknown>, store: ViewStore) {
+function watchLinks(loadPage: RuntimeInput['loadPage'], fetchPayload: (path: string) => Promise<unknown>, store: ViewStore) {
   const preloader = createPreloader(4);
   const preload = (a: HTMLAnchorElement) => {
     const url = appUrl(a);
