@@ -16,7 +16,7 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
     rolldownOptions: isSsrBuild
       ? {}
       : mode === 'admin'
-        ? { input: 'web/src/features/admin/entry.tsx' }
+        ? { input: 'web/src/app/entry-admin.tsx' }
         : {
           input: 'web/src/app/entry-client.tsx',
           // A feature's page chunk carries the feature's name (area-1a2b3c.js), not "page".

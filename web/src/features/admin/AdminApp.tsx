@@ -9,6 +9,7 @@ import { pushSearch, useSearch } from './address';
 import { adminPath } from './path';
 import { dayOf, rangeFromSearch, searchOf } from './logic/range';
 import { storeToken, storedToken } from './logic/token';
+import './admin.css';
 
 const unwatched = () => () => {};
 

@@ -1,12 +1,10 @@
 // Boots the operator's dashboard (/admin, /{code}/admin): a bundle of its own, built apart from
 // the site's (`vite build --mode admin`), so that nothing of it reaches a visitor's page.
 import { hydrateRoot } from 'react-dom/client';
-import { createI18n, ensureNamespaces } from '../../i18n';
-import { I18nProvider } from '../../i18n/react';
-import { AdminApp } from './AdminApp';
-import { adminLocale } from './path';
-import '../../app/styles.css';
-import './admin.css';
+import { createI18n, ensureNamespaces } from '../i18n';
+import { I18nProvider } from '../i18n/react';
+import './styles.css'; // the site's look first: the dashboard's own stylesheet (AdminApp.tsx) builds on it
+import { AdminApp, adminLocale } from '../features/admin/public';
 
 async function main() {
   const root = document.getElementById('root');
