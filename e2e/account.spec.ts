@@ -396,7 +396,7 @@ test.describe('page weight', () => {
   // The account's chunks, from the build's manifest: the runtime, the dialog, and its messages.
   const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '../web/build/client/.vite/manifest.json'), 'utf8')) as Record<string, { file: string }>;
   const fileOf = (key: string) => `/${manifest[key].file}`;
-  const runtime = fileOf('src/features/account/app.tsx');
+  const runtime = fileOf('src/features/account/AccountRoot.tsx');
   const dialogChunk = fileOf('src/features/account/AccountDialog.tsx');
   const accountMessages = Object.keys(manifest)
     .filter((k) => k.startsWith('src/features/account/locales/'))

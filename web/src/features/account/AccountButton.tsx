@@ -1,13 +1,13 @@
 // The header's account button: "Sign in", or the signed-in visitor's avatar and name. It is all
 // that every page carries of accounts; the dialog and everything behind it load on demand
-// (./app.tsx), when the button is used or, in the background, when a token is stored.
+// (./AccountRoot.tsx), when the button is used or, in the background, when a token is stored.
 import { useEffect } from 'react';
 import type { I18n } from '../../i18n/translator';
 import { useTranslation } from '../../i18n/react';
 import { reloadOnce } from '../../router/reloadGuard';
 import { hasStoredToken, initialOf, session, shownName, useSession } from './session';
 
-const loadAccount = () => import('./app');
+const loadAccount = () => import('./AccountRoot');
 
 /** Opens the dialog, loading it first; a chunk that fails to load gets one full reload. */
 function openAccount(i18n: I18n) {

@@ -3,7 +3,7 @@
 // signed-in visitor's account, or a way to retry when the session could not be confirmed.
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../i18n/react';
-import type { DialogProps } from './app';
+import type { DialogProps } from './AccountRoot';
 import { CredentialsForm } from './CredentialsForm';
 import { session, useSession } from './session';
 import { SignedInView } from './SignedInView';

@@ -1,5 +1,5 @@
 // What the rest of the site uses of the consent banner: starting it (only where a tag manager
-// is configured: everything else is in its own chunk, ./app.tsx) and the footer's "Cookie settings".
+// is configured: everything else is in its own chunk, ./ConsentRoot.tsx) and the footer's "Cookie settings".
 import type { I18n } from '../../i18n/translator';
 import type { Readable } from '../../lib/store';
 import type { View } from '../../router/view';

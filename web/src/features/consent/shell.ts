@@ -1,4 +1,4 @@
-// What every page holds of the consent banner: whether its chunk (./app.tsx) runs, and in which
+// What every page holds of the consent banner: whether its chunk (./ConsentRoot.tsx) runs, and in which
 // language its words are loaded, so that the footer shows "Cookie settings" only in that case.
 import { createStore } from '../../lib/store';
 
@@ -6,4 +6,4 @@ import { createStore } from '../../lib/store';
 export const consentShell = createStore<{ language?: string }>({});
 
 /** The banner's chunk: loaded only when a tag manager is configured. */
-export const loadConsent = () => import('./app');
+export const loadConsent = () => import('./ConsentRoot');

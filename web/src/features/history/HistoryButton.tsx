@@ -1,5 +1,5 @@
 // The header's History button with its badge. It is all that every page carries of the
-// history: the panel and the data layer load when it is used (./app.tsx).
+// history: the panel and the data layer load when it is used (./HistoryRoot.tsx).
 import { useEffect } from 'react';
 import { useTranslation } from '../../i18n/react';
 import { useStore } from '../../lib/store';
@@ -12,7 +12,7 @@ export function HistoryButton() {
   const count = useStore(unseen, undefined, () => 0);
   useEffect(followUnseen, []);
   const open = () => {
-    import('./app').then(
+    import('./HistoryRoot').then(
       (app) => app.open(i18n).catch((err: unknown) => console.error('The history could not be opened:', err)),
       // A chunk that fails to load (a new build replaced it) gets one full reload.
       (err: unknown) => {

@@ -56,7 +56,7 @@ export function start(views: Readable<View>, i18n: I18n, container: string) {
   const dismiss = () => (state.get().record ? close() : choose('rejected'));
   const zIndex = nextZIndex();
 
-  function ConsentApp() {
+  function ConsentRoot() {
     const { open, fromSettings, record } = useStore(state);
     const { language } = useStore(consentShell);
     useTranslation(); // a change of language renders again: hidden until its words are in
@@ -77,7 +77,7 @@ export function start(views: Readable<View>, i18n: I18n, container: string) {
   document.body.append(root);
   createRoot(root).render(
     <I18nProvider i18n={i18n}>
-      <ConsentApp />
+      <ConsentRoot />
     </I18nProvider>,
   );
 

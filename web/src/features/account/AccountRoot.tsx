@@ -93,7 +93,7 @@ function start(i18n: I18n): Runtime {
   const dialog = createStore<{ Dialog?: ComponentType<DialogProps>; open: boolean }>({ open: false });
   const set = (next: Partial<ReturnType<typeof dialog.get>>) => dialog.set((s) => ({ ...s, ...next }));
 
-  function AccountApp() {
+  function AccountRoot() {
     const { Dialog, open } = useStore(dialog);
     const layers = (
       <>
@@ -123,7 +123,7 @@ function start(i18n: I18n): Runtime {
   document.body.append(el);
   createRoot(el).render(
     <I18nProvider i18n={i18n}>
-      <AccountApp />
+      <AccountRoot />
     </I18nProvider>,
   );
 

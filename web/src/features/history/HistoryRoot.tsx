@@ -13,7 +13,7 @@ const panel = createStore({ open: false });
 let mounted = false;
 
 // The panel shows whichever history is in use: signing in or out while it is open switches it.
-function HistoryApp() {
+function HistoryRoot() {
   const { open } = useStore(panel);
   const store = useStore(current);
   return store && open ? <HistoryPanel key={store.where + store.owner} store={store} onClose={() => panel.set({ open: false })} /> : null;
@@ -27,7 +27,7 @@ function mount(i18n: I18n) {
   document.body.append(el);
   createRoot(el).render(
     <I18nProvider i18n={i18n}>
-      <HistoryApp />
+      <HistoryRoot />
     </I18nProvider>,
   );
   // A page in another language (the back button while the panel is open): its words follow.
