@@ -1,12 +1,19 @@
-// The front end's import boundaries, as one ESLint rule (`handy/boundaries`), so that "a feature
-// does not import another feature's insides" is checked rather than hoped for. Paths are taken
-// under web/src/ (the `src` option):
+// The front end's import boundaries, as one ESLint rule (`handy/boundaries`), so that "layers point
+// one way" and "a feature does not import another feature's insides" are checked rather than
+// hoped for. Paths are taken under web/src/ (the `src` option). The layers, lowest first:
+//
+//   shared: lib/, ui/, i18n/, theme/, sync/, router/, cropper/, calculator/
+//   page/:  what pages share (the page module's contract, intro, prose, long-form text, language switcher)
+//   features/<name>/
+//   app/:   the entries, the shell, the page registry
 //
 //   (a) features/X/logic/ is pure TypeScript: no react, react-dom, react/* and no .tsx module;
 //   (b) features/A/ may import from features/B/ only features/B/public;
-//   (c) the shared layers (lib/, ui/, i18n/, router/, theme/, cropper/, calculator/, sync/) import no
-//       feature, except that i18n/ collects every feature's locales/*.json (each locale is its
-//       own chunk, found by import.meta.glob);
+//   (c) a module imports from its own layer and those below it, never from one above: a shared
+//       layer imports no page/, no feature and no app/; page/ no feature and no app/; a feature
+//       no app/. One exception: i18n/ collects every feature's locales/*.json (each locale is its
+//       own chunk, found by import.meta.glob). What two layers need goes down into the lower
+//       one, or the higher hands it in (the client entry gives the router its page loader);
 //   (d) app/ may import from features/X/ only features/X/public and features/X/page (the page
 //       registry's import.meta.glob of features/*/page.tsx).
 //
@@ -17,18 +24,30 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-const SHARED = new Set(['lib', 'ui', 'i18n', 'router', 'theme', 'cropper', 'calculator', 'sync']);
+/** The layers, lowest first: each folder under src/ and its rank. */
+const LAYERS = [
+  ['lib', 'ui', 'i18n', 'theme', 'sync', 'router', 'cropper', 'calculator'],
+  ['page'],
+  ['features'],
+  ['app'],
+];
+const RANK = new Map(LAYERS.flatMap((tops, rank) => tops.map((top) => [top, rank])));
+/** The order as messages state it: "lib, ui, … < page < features < app". */
+const ORDER = LAYERS.map((tops) => tops.join(', ')).join(' < ');
 const SCRIPT_EXT = /\.(ts|tsx|js|jsx|mjs)$/;
 const REACT = /^react(-dom)?(\/|$)/;
 const GLOB = /[*?{}[\]]/;
 
-/** Where a path under src/ sits: a feature (its name and the segments under it), a layer, app/. */
+/**
+ * Where a path under src/ sits: its layer's rank and folder (top), and what kind of layer: a
+ * feature (its name and the segments under it), app/, page/ or a shared layer.
+ */
 function place(segments) {
   const [top, name, ...rest] = segments;
-  if (top === 'features' && name !== undefined) return { kind: 'feature', name, rest };
-  if (top === 'app') return { kind: 'app' };
-  if (SHARED.has(top)) return { kind: 'shared', name: top };
-  return { kind: 'other' };
+  const rank = RANK.get(top);
+  if (rank === undefined || (top === 'features' && name === undefined)) return { kind: 'other' };
+  if (top === 'features') return { kind: 'feature', top, rank, name, rest };
+  return { kind: top === 'app' || top === 'page' ? top : 'shared', top, rank, name: top };
 }
 
 /** A module's name in messages: its path under src/ without a script extension. */
@@ -63,13 +82,15 @@ const isImportMeta = (node, property) =>
 const rule = {
   meta: {
     type: 'problem',
-    docs: { description: 'Keeps features, shared layers, app/ and logic/ inside their import boundaries' },
+    docs: { description: 'Keeps the layers pointing one way (shared < page < features < app), features apart and logic/ pure' },
     schema: [{ type: 'object', properties: { src: { type: 'string' } }, additionalProperties: false }],
     messages: {
       logicReact: '{{from}} imports {{target}}: logic/ is pure TypeScript, without React or the DOM',
       logicTsx: '{{from}} imports {{target}}: logic/ imports no component (.tsx); move what it needs into logic/',
       feature: '{{from}} imports {{target}}: import features/{{name}}/public instead',
       shared: '{{from}} imports {{target}}: a shared layer ({{layer}}/) imports no feature; move the code out of the feature or pass it in',
+      layer:
+        '{{from}} imports {{target}}: {{layer}}/ is below {{above}}/ and imports nothing of it (layers, lowest first: {{order}}); move what both need down, or hand it in',
       app: '{{from}} imports {{target}}: app/ imports only features/{{name}}/public or features/{{name}}/page',
     },
   },
@@ -108,7 +129,14 @@ const rule = {
       }
 
       const to = place(toSegments);
-      if (to.kind !== 'feature') return;
+      if (to.kind === 'other') return;
+      if (to.kind !== 'feature') {
+        // (c) up to page/ or app/; an import of a feature is checked below
+        if (to.rank > from.rank) {
+          context.report({ node, messageId: 'layer', data: { from: moduleName(fromSegments), target, layer: from.top, above: to.top, order: ORDER } });
+        }
+        return;
+      }
       // What the import names under features/X/, extension dropped: ['public'], ['logic', 'state'].
       // A glob's ** in place of X may reach any depth, so it names nothing in particular.
       const under = to.rest.map((s, i) => (i === to.rest.length - 1 ? s.replace(SCRIPT_EXT, '') : s));
@@ -116,7 +144,8 @@ const rule = {
 
       if (from.kind === 'feature' && to.name !== from.name && !only('public')) {
         context.report({ node, messageId: 'feature', data: { from: `features/${from.name}`, target, name: to.name } });
-      } else if (from.kind === 'shared') {
+      } else if (from.rank < to.rank) {
+        // (c) a shared layer or page/ importing a feature
         const locales = from.name === 'i18n' && to.name !== '**' && under.length === 2 && under[0] === 'locales' && under[1].endsWith('.json');
         if (!locales) {
           context.report({ node, messageId: 'shared', data: { from: moduleName(fromSegments), target, layer: from.name } });

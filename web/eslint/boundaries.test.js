@@ -93,6 +93,43 @@ describe('handy/boundaries', () => {
     ],
   });
 
+  const order = 'lib, ui, i18n, theme, sync, router, cropper, calculator < page < features < app';
+  tester.run('(c) layers point one way: shared < page/ < features/ < app/', boundaries.rules.boundaries, {
+    valid: [
+      ok('page/PageIntro.tsx', "import { useTranslation } from '../i18n/react';\nimport type { Payload } from '../router/payload';"),
+      ok('page/module.ts', "import type { ComponentType } from 'react';\nimport { Prose } from './Prose';"),
+      ok('features/area/page.tsx', "import { PageIntro } from '../../page/PageIntro';\nimport type { PageProps } from '../../page/module';"),
+      ok('features/area/Diagram.tsx', "import { view } from '../../router/view';\nimport { site } from '/src/lib/site';"),
+      ok('app/pages/faq.tsx', "import { PageIntro } from '../../page/PageIntro';\nimport { Contents } from '../Contents';"),
+      ok('app/entry-client.tsx', "import { startRuntime } from '../router/start';\nimport { loadPage } from './pageRegistry';"),
+      ok('router/start.ts', "import type { Payload } from './payload';\nimport { resolve } from '../lib/site';\nimport { t } from '../i18n/translator';"),
+      ok('lib/site.ts', "import type en from '../i18n/locales/en.json';"),
+    ],
+    invalid: [
+      bad('features/area/page.tsx', "import { PageIntro } from '../../app/PageIntro';", {
+        message: `features/area/page imports app/PageIntro: features/ is below app/ and imports nothing of it (layers, lowest first: ${order}); move what both need down, or hand it in`,
+      }),
+      bad('features/area/page.tsx', "import type { PageProps } from '../../app/pageRegistry';", { messageId: 'layer' }),
+      bad('features/admin/entry.tsx', "import '../../app/styles.css';", { messageId: 'layer' }),
+      bad('features/area/logic/state.ts', "export { pageText } from '../../../app/content';", { messageId: 'layer' }),
+      bad('router/start.ts', "import { loadPage } from '../app/pageRegistry';", {
+        message: `router/start imports app/pageRegistry: router/ is below app/ and imports nothing of it (layers, lowest first: ${order}); move what both need down, or hand it in`,
+      }),
+      bad('router/start.ts', "import type { BootData } from '../app/document';", { messageId: 'layer' }),
+      bad('router/payload.ts', "import type { FaqItem } from '../page/content';", { messageId: 'layer' }),
+      bad('lib/site.ts', "export * from '/src/app/document';", { messageId: 'layer' }),
+      bad('ui/Toasts.tsx', "const prose = () => import('../page/Prose');", { messageId: 'layer' }),
+      bad('i18n/index.ts', "const pages = import.meta.glob('../app/pages/*.tsx');", { messageId: 'layer' }),
+      bad('cropper/Cropper.tsx', "type B = typeof import('../app/document');", { messageId: 'layer' }),
+      bad('page/module.ts', "import type { BootData } from '../app/document';", { messageId: 'layer' }),
+      bad('page/PageIntro.tsx', "import { areaUnits } from '../features/area/public';", {
+        message:
+          'page/PageIntro imports features/area/public: a shared layer (page/) imports no feature; move the code out of the feature or pass it in',
+      }),
+      bad('page/module.ts', "const pages = import.meta.glob('../features/*/page.tsx');", { messageId: 'shared' }),
+    ],
+  });
+
   tester.run('(d) app/ imports a feature only through its public module and its page', boundaries.rules.boundaries, {
     valid: [
       ok('app/Header.tsx', "import { AccountButton } from '../features/account/public';"),
