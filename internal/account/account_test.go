@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"handy/internal/docstore"
+	"handy/internal/docstore/value"
 	"handy/internal/site"
 	"handy/internal/store"
 	"handy/internal/store/storetest"
@@ -334,9 +335,9 @@ func TestDeleteAndExport(t *testing.T) {
 		}
 		other, otherUser, _ := s.Signup(ctx, Credentials{Email: "b@example.com", Password: "12345678"})
 		for _, uid := range []string{u.ID, otherUser.ID} {
-			h, _ := docstore.ParseDocumentPath("users/" + uid + "/history/h1")
+			h, _ := value.ParseDocumentPath("users/" + uid + "/history/h1")
 			if _, err := s.docs.Commit(ctx, uid, docstore.CommitRequest{Writes: []docstore.Write{
-				{Path: h, Fields: docstore.Fields{"tool": {Kind: docstore.String, Str: "area"}}},
+				{Path: h, Fields: value.Fields{"tool": {Kind: value.String, Str: "area"}}},
 			}}); err != nil {
 				t.Fatal(err)
 			}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
 	"handy/internal/store"
 )
 
@@ -13,8 +15,8 @@ type docState struct {
 	path, parent string
 	wasLive      bool // live in the database before the batch: its index rows are there
 	live         bool
-	raw          []byte // the fields' JSON when live
-	fields       Fields // decoded lazily, for a merge
+	raw          []byte       // the fields' JSON when live
+	fields       value.Fields // decoded lazily, for a merge
 	created      int64
 	updated      int64
 	rows         []IndexRow // the index rows when live, computed lazily
@@ -68,7 +70,7 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *
 		}
 	}
 	if size > MaxBatchBytes {
-		return answer{err: invalidf("the batch would leave %d bytes of documents, more than %d (16 MiB): split it", size, MaxBatchBytes)}, false, nil
+		return answer{err: status.Invalidf("the batch would leave %d bytes of documents, more than %d (16 MiB): split it", size, MaxBatchBytes)}, false, nil
 	}
 	if !changes {
 		return answer{result: res}, false, nil
@@ -114,8 +116,8 @@ func (st *docState) apply(w *prepared, t int64) (WriteResult, error) {
 		if err != nil {
 			return WriteResult{}, err
 		}
-		fields = ApplyMask(base, w.Fields, w.Mask)
-		if raw, err = EncodeFields(fields); err != nil {
+		fields = value.ApplyMask(base, w.Fields, w.Mask)
+		if raw, err = value.EncodeFields(fields); err != nil {
 			return WriteResult{}, err
 		}
 		if err := checkSize(w.path, fields); err != nil {
@@ -138,7 +140,7 @@ func (st *docState) apply(w *prepared, t int64) (WriteResult, error) {
 // check evaluates a write's precondition against the document as the batch has left it.
 func (st *docState) check(pre Precondition) error {
 	fail := func(format string, args ...any) error {
-		return &Error{Code: ErrFailedPrecondition, Message: fmt.Sprintf(format, args...)}
+		return &status.Error{Code: status.ErrFailedPrecondition, Message: fmt.Sprintf(format, args...)}
 	}
 	switch {
 	case pre.Exists != nil && *pre.Exists && !st.live:
@@ -148,17 +150,17 @@ func (st *docState) check(pre Precondition) error {
 	case !pre.UpdateTime.IsZero() && !st.live:
 		return fail("document %q does not exist", st.path)
 	case !pre.UpdateTime.IsZero() && st.updated != pre.UpdateTime.UnixMicro():
-		return fail("document %q was last updated at %s, not %s", st.path, formatTime(fromMicros(st.updated)), formatTime(pre.UpdateTime))
+		return fail("document %q was last updated at %s, not %s", st.path, value.FormatTime(fromMicros(st.updated)), value.FormatTime(pre.UpdateTime))
 	}
 	return nil
 }
 
 // decoded returns the document's fields for a merge, empty when there is no document.
-func (st *docState) decoded() (Fields, error) {
+func (st *docState) decoded() (value.Fields, error) {
 	if !st.live || st.fields != nil {
 		return st.fields, nil
 	}
-	f, err := DecodeFields(st.raw)
+	f, err := value.DecodeFields(st.raw)
 	if err != nil {
 		return nil, fmt.Errorf("stored fields of %s: %w", st.path, err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
 	"handy/internal/store"
 )
 
@@ -35,7 +37,7 @@ func (g *groupReads) rememberedAnswer(ctx context.Context, tx *store.Tx, owner s
 		err = tx.QueryRow(ctx, "SELECT result FROM doc_batches WHERE owner = ? AND client_id = ? AND batch_id = ?",
 			owner, req.ClientID, req.BatchID).Scan(&result)
 		if errors.Is(err, sql.ErrNoRows) {
-			return answer{err: &Error{Code: ErrFailedPrecondition, Message: fmt.Sprintf(
+			return answer{err: &status.Error{Code: status.ErrFailedPrecondition, Message: fmt.Sprintf(
 				"batch %d of client %q is below its last batch, %d, and answers are kept for the last %d batch ids only: it was not applied", req.BatchID, req.ClientID, last, keptBatches)}}, true, nil
 		}
 		if err != nil {
@@ -134,7 +136,7 @@ func encodeAnswer(a answer) ([]byte, error) {
 	if a.err == nil {
 		return json.Marshal(storedAnswer{Result: &a.result})
 	}
-	var e *Error
+	var e *status.Error
 	if !errors.As(a.err, &e) {
 		return nil, fmt.Errorf("only a domain error is an answer to keep: %w", a.err)
 	}
@@ -150,10 +152,10 @@ func decodeAnswer(raw string) (answer, error) {
 	case s.Result != nil:
 		return answer{result: *s.Result}, nil
 	case s.Error != nil:
-		for _, code := range []error{ErrInvalidArgument, ErrUnauthenticated, ErrNotFound, ErrPermissionDenied,
-			ErrFailedPrecondition, ErrAborted, ErrResourceExhausted, ErrUnavailable} {
+		for _, code := range []error{status.ErrInvalidArgument, status.ErrUnauthenticated, status.ErrNotFound, status.ErrPermissionDenied,
+			status.ErrFailedPrecondition, status.ErrAborted, status.ErrResourceExhausted, status.ErrUnavailable} {
 			if code.Error() == s.Error.Code {
-				return answer{err: &Error{Code: code, Message: s.Error.Message}}, nil
+				return answer{err: &status.Error{Code: code, Message: s.Error.Message}}, nil
 			}
 		}
 		return answer{}, fmt.Errorf("stored answer: unknown code %q", s.Error.Code)
@@ -178,10 +180,10 @@ type writeResultJSON struct {
 // is {}.
 func (r CommitResult) MarshalJSON() ([]byte, error) {
 	out := commitResultJSON{WriteResults: make([]writeResultJSON, len(r.WriteResults)),
-		CommitTime: formatTime(r.CommitTime), Version: strconv.FormatInt(r.Version, 10)}
+		CommitTime: value.FormatTime(r.CommitTime), Version: strconv.FormatInt(r.Version, 10)}
 	for i, w := range r.WriteResults {
 		if !w.UpdateTime.IsZero() {
-			out.WriteResults[i].UpdateTime = formatTime(w.UpdateTime)
+			out.WriteResults[i].UpdateTime = value.FormatTime(w.UpdateTime)
 		}
 	}
 	return json.Marshal(out)
@@ -212,9 +214,4 @@ func (r *CommitResult) UnmarshalJSON(raw []byte) error {
 	}
 	*r = out
 	return nil
-}
-
-// formatTime writes a commit time as Firestore does, in UTC to the microsecond.
-func formatTime(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05.000000Z")
 }

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
 )
 
 func TestParseCommitRequest(t *testing.T) {
@@ -21,7 +24,7 @@ func TestParseCommitRequest(t *testing.T) {
 	if req.ClientID != "tab" || req.BatchID != 12 || len(w) != 3 {
 		t.Fatalf("%+v", req)
 	}
-	if w[0].Path.String() != "users/u1/history/h1" || w[0].Merge || !Equal(w[0].Fields["tool"], strV("area")) ||
+	if w[0].Path.String() != "users/u1/history/h1" || w[0].Merge || !value.Equal(w[0].Fields["tool"], strV("area")) ||
 		w[0].Precondition.Exists == nil || *w[0].Precondition.Exists {
 		t.Errorf("write 0: %+v", w[0])
 	}
@@ -61,7 +64,7 @@ func TestParseCommitRequestErrors(t *testing.T) {
 		{`{"writes": [{"update": {"name": "users/u1"}, "currentDocument": {"exists": "yes"}}]}`, "exists must be"},
 	} {
 		_, err := ParseCommitRequest([]byte(tt.in))
-		if !errors.Is(err, ErrInvalidArgument) || !strings.Contains(err.Error(), tt.part) {
+		if !errors.Is(err, status.ErrInvalidArgument) || !strings.Contains(err.Error(), tt.part) {
 			t.Errorf("%s: %v, want invalid-argument naming %q", tt.in, err, tt.part)
 		}
 	}

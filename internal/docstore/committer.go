@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"handy/internal/docstore/status"
 	"handy/internal/store"
 )
 
@@ -94,7 +95,7 @@ func (s *Store) commitGroup(group []*pending) {
 	}
 	if err != nil {
 		group[0].answer <- answer{err: fmt.Errorf("docstore: commit: %w: %w", err,
-			&Error{Code: ErrUnavailable, Message: "the commit could not be completed; send it again"})}
+			&status.Error{Code: status.ErrUnavailable, Message: "the commit could not be completed; send it again"})}
 		return
 	}
 	s.changed(changed)
@@ -215,8 +216,8 @@ func (s *Store) commitBatch(ctx context.Context, tx *store.Tx, g *groupReads, c 
 	if err != nil || replayed {
 		return a, err
 	}
-	var refused *Error
-	if p.req.ClientID != "" && (a.err == nil || errors.As(a.err, &refused) && refused.Code != ErrResourceExhausted) {
+	var refused *status.Error
+	if p.req.ClientID != "" && (a.err == nil || errors.As(a.err, &refused) && refused.Code != status.ErrResourceExhausted) {
 		if err := g.remember(p, a); err != nil {
 			return answer{}, err
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"handy/internal/docstore/value"
 	"handy/internal/store"
 )
 
@@ -60,7 +61,7 @@ func (g *groupReads) flushDocs(ctx context.Context, tx *store.Tx, c clock, histo
 			fields = string(d.raw)
 			r := d.rows
 			if r == nil {
-				p, err := ParseDocumentPath(path)
+				p, err := value.ParseDocumentPath(path)
 				if err != nil {
 					return err
 				}

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
 )
 
 // checkRate checks that owner's token bucket holds n writes at time now (Unix microseconds),
@@ -23,8 +26,8 @@ func (s *Store) checkRate(g *groupReads, owner string, n int, now int64) (charge
 	if need := float64(n); tokens < need {
 		// Whole milliseconds, rounded up: a client that waits exactly this long passes.
 		wait := time.Duration(math.Ceil((need-tokens)/s.rate*1e3)) * time.Millisecond
-		return nil, &Error{
-			Code:       ErrResourceExhausted,
+		return nil, &status.Error{
+			Code:       status.ErrResourceExhausted,
 			Message:    fmt.Sprintf("too many writes: at most %g per second; try again in %s", s.rate, wait),
 			RetryAfter: wait,
 		}
@@ -38,6 +41,6 @@ func (s *Store) checkRate(g *groupReads, owner string, n int, now int64) (charge
 // isHistory reports whether a collection path is a users/{uid}/history collection, whose
 // size is limited.
 func isHistory(parent string) bool {
-	p, err := ParseCollectionPath(parent)
+	p, err := value.ParseCollectionPath(parent)
 	return err == nil && p.Len() == 3 && p.Segment(0) == "users" && p.Segment(2) == "history"
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
 	"handy/internal/store"
 	"handy/internal/store/storetest"
 )
@@ -19,7 +21,7 @@ func listenAsync(s *Store, caller string, since int64) <-chan Changes {
 	go func() {
 		ch, err := s.Listen(context.Background(), caller, since, MinListenTimeout, nil)
 		if err != nil {
-			ch = Changes{Version: -1, Changes: []Change{{Doc: Doc{Fields: Fields{"error": strV(err.Error())}}}}}
+			ch = Changes{Version: -1, Changes: []Change{{Doc: value.Doc{Fields: value.Fields{"error": strV(err.Error())}}}}}
 		}
 		out <- ch
 	}()
@@ -60,7 +62,7 @@ func TestListenResume(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		s := openStore(t, st, WithWriteRate(0, 0))
-		commit(t, s, "u1", put("users/u1/history/a", Fields{"n": intV(1)}), put("users/u1/history/b", Fields{"n": intV(2)}))
+		commit(t, s, "u1", put("users/u1/history/a", value.Fields{"n": intV(1)}), put("users/u1/history/b", value.Fields{"n": intV(2)}))
 		commit(t, s, "u1", del("users/u1/history/b"))
 
 		first, err := s.Listen(context.Background(), "u1", 0, MinListenTimeout, nil)
@@ -76,15 +78,15 @@ func TestListenResume(t *testing.T) {
 			writes []Write
 			want   []string
 		}{
-			{[]Write{put("users/u1/history/c", Fields{"n": intV(3)})}, []string{"users/u1/history/c"}},
-			{[]Write{del("users/u1/history/a"), put("users/u1", Fields{"x": intV(1)})}, []string{"-users/u1/history/a", "users/u1"}},
-			{[]Write{put("users/u1/history/a", Fields{"n": intV(4)})}, []string{"users/u1/history/a"}},
+			{[]Write{put("users/u1/history/c", value.Fields{"n": intV(3)})}, []string{"users/u1/history/c"}},
+			{[]Write{del("users/u1/history/a"), put("users/u1", value.Fields{"x": intV(1)})}, []string{"-users/u1/history/a", "users/u1"}},
+			{[]Write{put("users/u1/history/a", value.Fields{"n": intV(4)})}, []string{"users/u1/history/a"}},
 		}
 		since := first.Version
 		for i, step := range steps {
 			answer := listenAsync(s, "u1", since)
 			waitListening(t, s, "u1", 1)
-			commit(t, s, "u2", put("users/u2/d/x", Fields{"i": intV(int64(i))})) // never heard by u1
+			commit(t, s, "u2", put("users/u2/d/x", value.Fields{"i": intV(int64(i))})) // never heard by u1
 			start := time.Now()
 			r := commit(t, s, "u1", step.writes...)
 			got := <-answer
@@ -130,7 +132,7 @@ func TestListenWholeVersions(t *testing.T) {
 		for b := range 4 {
 			var w []Write
 			for i := range 400 {
-				w = append(w, put(fmt.Sprintf("users/u1/d/%d-%03d", b, i), Fields{"i": intV(int64(i))}))
+				w = append(w, put(fmt.Sprintf("users/u1/d/%d-%03d", b, i), value.Fields{"i": intV(int64(i))}))
 			}
 			versions = append(versions, commit(t, s, "u1", w...).Version)
 		}
@@ -203,13 +205,13 @@ func TestListenRefusals(t *testing.T) {
 			code    error
 			message string
 		}{
-			{"", 0, MinListenTimeout, ErrUnauthenticated, "sign in"},
-			{"u1", -1, MinListenTimeout, ErrInvalidArgument, "since -1"},
-			{"u1", 0, MinListenTimeout - time.Millisecond, ErrInvalidArgument, "timeout 4.999s is outside 5s to 30s"},
-			{"u1", 0, MaxListenTimeout + time.Millisecond, ErrInvalidArgument, "timeout 30.001s is outside 5s to 30s"},
+			{"", 0, MinListenTimeout, status.ErrUnauthenticated, "sign in"},
+			{"u1", -1, MinListenTimeout, status.ErrInvalidArgument, "since -1"},
+			{"u1", 0, MinListenTimeout - time.Millisecond, status.ErrInvalidArgument, "timeout 4.999s is outside 5s to 30s"},
+			{"u1", 0, MaxListenTimeout + time.Millisecond, status.ErrInvalidArgument, "timeout 30.001s is outside 5s to 30s"},
 		} {
 			_, err := s.Listen(context.Background(), c.caller, c.since, c.timeout, nil)
-			var e *Error
+			var e *status.Error
 			if !errors.As(err, &e) || !errors.Is(err, c.code) || !strings.Contains(e.Message, c.message) {
 				t.Errorf("Listen(%q, %d, %s) = %v, want %v naming %q", c.caller, c.since, c.timeout, err, c.code, c.message)
 			}
@@ -224,7 +226,7 @@ func TestListenRefusals(t *testing.T) {
 			}()
 		}
 		waitListening(t, s, "u1", maxListeners)
-		if _, err := s.Listen(ctx, "u1", 0, MaxListenTimeout, nil); !errors.Is(err, ErrResourceExhausted) {
+		if _, err := s.Listen(ctx, "u1", 0, MaxListenTimeout, nil); !errors.Is(err, status.ErrResourceExhausted) {
 			t.Errorf("listen %d of one user: %v, want resource-exhausted", maxListeners+1, err)
 		}
 		if _, err := s.Listen(ctx, "u2", 0, MinListenTimeout, nil); err != nil && !errors.Is(err, context.Canceled) {
@@ -232,7 +234,7 @@ func TestListenRefusals(t *testing.T) {
 		}
 		s.Close()
 		for range maxListeners {
-			if err := <-errs; !errors.Is(err, ErrUnavailable) {
+			if err := <-errs; !errors.Is(err, status.ErrUnavailable) {
 				t.Errorf("a listen when the store closed: %v, want unavailable", err)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"handy/internal/docstore/value"
 	"handy/internal/store"
 )
 
@@ -41,7 +42,7 @@ type answeredBatch struct {
 type docRow struct {
 	live             bool
 	raw              []byte
-	fields           Fields
+	fields           value.Fields
 	rows             []IndexRow
 	created, updated int64
 }

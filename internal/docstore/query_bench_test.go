@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"handy/internal/docstore/query"
+	"handy/internal/docstore/value"
+	"handy/internal/docstore/value/valuetest"
 	"handy/internal/store/storetest"
 )
 
@@ -32,12 +35,12 @@ func BenchmarkQueryHistory(b *testing.B) {
 			}
 			last := page[len(page)-1]
 			next := first
-			next.StartAt = &Cursor{Values: []Value{last.Fields["createdAt"], qStr(last.Path.String())}}
+			next.StartAt = &query.Cursor{Values: []value.Value{last.Fields["createdAt"], valuetest.Str(last.Path.String())}}
 			rare := historyQuery(b)
-			rare.Where[0].Value = qStr("flip")
+			rare.Where[0].Value = valuetest.Str("flip")
 			for _, c := range []struct {
 				name string
-				q    Query
+				q    query.Query
 			}{{"first-page", first}, {"next-page", next}, {"rare-tool", rare}} {
 				b.Run(c.name, func(b *testing.B) { benchmarkQuery(b, s, c.q) })
 			}
@@ -46,7 +49,7 @@ func BenchmarkQueryHistory(b *testing.B) {
 }
 
 // benchmarkQuery runs q repeatedly and reports its latency percentiles.
-func benchmarkQuery(b *testing.B, s *Store, q Query) {
+func benchmarkQuery(b *testing.B, s *Store, q query.Query) {
 	ctx := context.Background()
 	var took []time.Duration
 	for b.Loop() {
@@ -70,7 +73,7 @@ func percentile(sorted []time.Duration, p int) float64 {
 // historyEntries returns n history entries of user u1 as the history
 // feature writes them: the tool (area 60 %, speed 39 %, flip 1 %), when,
 // the inputs and the result; ids are random like Firestore's auto-ids.
-func historyEntries(n int) []Doc {
+func historyEntries(n int) []value.Doc {
 	r := rand.New(rand.NewPCG(1, 2))
 	tool := func() string {
 		switch n := r.IntN(100); {
@@ -82,33 +85,33 @@ func historyEntries(n int) []Doc {
 		return "flip"
 	}
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	docs := make([]Doc, n)
+	docs := make([]value.Doc, n)
 	for i := range docs {
 		id := make([]byte, 20)
 		for j := range id {
 			id[j] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"[r.IntN(62)]
 		}
-		p, err := ParseDocumentPath("users/u1/history/" + string(id))
+		p, err := value.ParseDocumentPath("users/u1/history/" + string(id))
 		if err != nil {
 			panic(err)
 		}
 		at := start.Add(time.Duration(i)*time.Hour + time.Duration(r.IntN(3600e6))*time.Microsecond)
-		docs[i] = Doc{Path: p, Fields: Fields{
-			"tool":      qStr(tool()),
-			"createdAt": {Kind: Timestamp, Time: at},
-			"input": qMap(Fields{
-				"width":  qDbl(r.Float64() * 100),
-				"height": qDbl(r.Float64() * 100),
-				"unit":   qStr("cm"),
+		docs[i] = value.Doc{Path: p, Fields: value.Fields{
+			"tool":      valuetest.Str(tool()),
+			"createdAt": {Kind: value.Timestamp, Time: at},
+			"input": valuetest.Map(value.Fields{
+				"width":  valuetest.Dbl(r.Float64() * 100),
+				"height": valuetest.Dbl(r.Float64() * 100),
+				"unit":   valuetest.Str("cm"),
 			}),
-			"result": qDbl(r.Float64() * 10000),
-			"label":  qStr(fmt.Sprintf("entry %d", i)),
+			"result": valuetest.Dbl(r.Float64() * 10000),
+			"label":  valuetest.Str(fmt.Sprintf("entry %d", i)),
 		}}
 	}
 	return docs
 }
 
-func mustParse(tb testing.TB, parse func(string) (Path, error), s string) Path {
+func mustParse(tb testing.TB, parse func(string) (value.Path, error), s string) value.Path {
 	tb.Helper()
 	p, err := parse(s)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"testing"
+
+	"handy/internal/docstore/value"
 )
 
 // testWriteRate lets tests fill collections without waiting for the
@@ -12,11 +14,11 @@ func testWriteRate() Option { return WithWriteRate(1e9, MaxWrites) }
 
 // replaceDocs commits docs, and deletes the documents of old that docs does
 // not have, so that the store holds exactly docs (old is what it held).
-func replaceDocs(tb testing.TB, s *Store, old, docs []Doc) {
+func replaceDocs(tb testing.TB, s *Store, old, docs []value.Doc) {
 	tb.Helper()
 	var writes []Write
 	for _, d := range old {
-		if !slices.ContainsFunc(docs, func(n Doc) bool { return n.Path.Equal(d.Path) }) {
+		if !slices.ContainsFunc(docs, func(n value.Doc) bool { return n.Path.Equal(d.Path) }) {
 			writes = append(writes, Write{Path: d.Path, Delete: true})
 		}
 	}

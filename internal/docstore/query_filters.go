@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+
+	"handy/internal/docstore/query"
+	"handy/internal/docstore/value"
 )
 
 // The conditions of filters, as key comparisons on doc_index rows (see
@@ -14,14 +17,14 @@ import (
 // or IN on a field (one row per document, so no document comes twice), or
 // an ARRAY_CONTAINS (one row per distinct element), not on the first
 // ordered field, which already drives with the filter as its key range.
-func drivingFilter(q Query) int {
+func drivingFilter(q query.Query) int {
 	first := q.Normalized()[0].Field
 	for i, f := range q.Where {
 		switch {
-		case f.Field.isName():
-		case f.Op == OpArrayContains:
+		case f.Field.IsName():
+		case f.Op == query.OpArrayContains:
 			return i
-		case (f.Op == OpEqual || f.Op == OpIn) && !f.Field.Equal(first):
+		case (f.Op == query.OpEqual || f.Op == query.OpIn) && !f.Field.Equal(first):
 			return i
 		}
 	}
@@ -31,8 +34,8 @@ func drivingFilter(q Query) int {
 // driverCondition appends the key condition of a driving filter (see
 // drivingFilter) on d and returns the field of its rows; false when it
 // matches nothing.
-func driverCondition(w *sqlWriter, f Filter) (field string, ok bool) {
-	if f.Op == OpArrayContains {
+func driverCondition(w *sqlWriter, f query.Filter) (field string, ok bool) {
+	if f.Op == query.OpArrayContains {
 		keys := matchableKeys(f.Value)
 		if len(keys) == 0 {
 			return "", false
@@ -44,19 +47,19 @@ func driverCondition(w *sqlWriter, f Filter) (field string, ok bool) {
 }
 
 // filterSQL appends " AND <condition>" for f; false when f matches nothing.
-func filterSQL(w *sqlWriter, f Filter, parent Path, fieldAlias map[string]string, nameAlias string) bool {
-	if f.Field.isName() && nameAlias == "d" {
+func filterSQL(w *sqlWriter, f query.Filter, parent value.Path, fieldAlias map[string]string, nameAlias string) bool {
+	if f.Field.IsName() && nameAlias == "d" {
 		nameKeyCondition(w, "d.key", f)
 		return true
 	}
-	if f.Field.isName() {
+	if f.Field.IsName() {
 		return namePathFilter(w, parent, f)
 	}
 	field := f.Field.String()
 	switch f.Op {
-	case OpArrayContains, OpArrayContainsAny:
+	case query.OpArrayContains, query.OpArrayContainsAny:
 		keys := matchableKeys(f.Value)
-		if f.Op == OpArrayContainsAny {
+		if f.Op == query.OpArrayContainsAny {
 			keys = matchableKeys(f.Value.Array...)
 		}
 		if len(keys) == 0 {
@@ -85,34 +88,35 @@ func filterSQL(w *sqlWriter, f Filter, parent Path, fieldAlias map[string]string
 // as Run's matches does: comparisons stay within the operand's type class,
 // which is a key range because every key starts with its class's tag byte;
 // NOT_EQUAL and NOT_IN exclude null; IN ignores null and NaN.
-func keyCondition(w *sqlWriter, col string, f Filter) bool {
-	k := AppendKey(nil, f.Value)
+func keyCondition(w *sqlWriter, col string, f query.Filter) bool {
+	k := value.AppendKey(nil, f.Value)
 	classLow, classHigh := k[:1], []byte{k[0] + 1}
+	nullKey := value.AppendKey(nil, value.Value{Kind: value.Null})
 	switch f.Op {
-	case OpEqual:
+	case query.OpEqual:
 		w.add(" AND "+col+" = ?", k)
-	case OpLessThan:
+	case query.OpLessThan:
 		w.add(" AND "+col+" >= ? AND "+col+" < ?", classLow, k)
-	case OpLessThanOrEqual:
+	case query.OpLessThanOrEqual:
 		w.add(" AND "+col+" >= ? AND "+col+" <= ?", classLow, k)
-	case OpGreaterThan:
+	case query.OpGreaterThan:
 		w.add(" AND "+col+" > ? AND "+col+" < ?", k, classHigh)
-	case OpGreaterThanOrEqual:
+	case query.OpGreaterThanOrEqual:
 		w.add(" AND "+col+" >= ? AND "+col+" < ?", k, classHigh)
-	case OpNotEqual:
-		w.add(" AND "+col+" <> ? AND "+col+" <> ?", []byte{keyNull}, k)
-	case OpIn:
+	case query.OpNotEqual:
+		w.add(" AND "+col+" <> ? AND "+col+" <> ?", nullKey, k)
+	case query.OpIn:
 		keys := matchableKeys(f.Value.Array...)
 		if len(keys) == 0 {
 			return false
 		}
 		w.add(" AND " + col + " IN ")
 		w.placeholders(keys)
-	case OpNotIn:
-		if slices.ContainsFunc(f.Value.Array, isNull) {
+	case query.OpNotIn:
+		if slices.ContainsFunc(f.Value.Array, func(v value.Value) bool { return v.Kind == value.Null }) {
 			return false
 		}
-		w.add(" AND "+col+" <> ? AND "+col+" NOT IN ", []byte{keyNull})
+		w.add(" AND "+col+" <> ? AND "+col+" NOT IN ", nullKey)
 		w.placeholders(distinctKeys(f.Value.Array))
 	default:
 		return false // Validate refuses other operators
@@ -122,14 +126,14 @@ func keyCondition(w *sqlWriter, col string, f Filter) bool {
 
 // nameKeyCondition appends the condition of a __name__ filter on col, the
 // __name__ row's key, whose bytes order is Path.Compare.
-func nameKeyCondition(w *sqlWriter, col string, f Filter) {
-	if f.Op == OpIn || f.Op == OpNotIn {
+func nameKeyCondition(w *sqlWriter, col string, f query.Filter) {
+	if f.Op == query.OpIn || f.Op == query.OpNotIn {
 		keys := make([][]byte, 0, len(f.Value.Array))
 		for _, v := range f.Value.Array {
-			keys = append(keys, nameKey(namePath(v)))
+			keys = append(keys, value.PathKey(query.NamePath(v)))
 		}
 		op := " IN "
-		if f.Op == OpNotIn {
+		if f.Op == query.OpNotIn {
 			op = " NOT IN "
 		}
 		w.add(" AND " + col + op)
@@ -138,30 +142,30 @@ func nameKeyCondition(w *sqlWriter, col string, f Filter) {
 	}
 	op := " = ?"
 	switch f.Op {
-	case OpNotEqual:
+	case query.OpNotEqual:
 		op = " <> ?"
-	case OpLessThan:
+	case query.OpLessThan:
 		op = " < ?"
-	case OpLessThanOrEqual:
+	case query.OpLessThanOrEqual:
 		op = " <= ?"
-	case OpGreaterThan:
+	case query.OpGreaterThan:
 		op = " > ?"
-	case OpGreaterThanOrEqual:
+	case query.OpGreaterThanOrEqual:
 		op = " >= ?"
 	}
-	w.add(" AND "+col+op, nameKey(namePath(f.Value)))
+	w.add(" AND "+col+op, value.PathKey(query.NamePath(f.Value)))
 }
 
 // matchableKeys returns the distinct keys of the operands that can match:
 // null and NaN operands of IN and the array operators match nothing (Run).
-func matchableKeys(vs ...Value) [][]byte {
-	return distinctKeys(slices.DeleteFunc(slices.Clone(vs), func(v Value) bool { return isNull(v) || isNaN(v) }))
+func matchableKeys(vs ...value.Value) [][]byte {
+	return distinctKeys(slices.DeleteFunc(slices.Clone(vs), func(v value.Value) bool { return !query.Matchable(v) }))
 }
 
-func distinctKeys(vs []Value) [][]byte {
+func distinctKeys(vs []value.Value) [][]byte {
 	keys := make([][]byte, 0, len(vs))
 	for _, v := range vs {
-		keys = append(keys, AppendKey(nil, v))
+		keys = append(keys, value.AppendKey(nil, v))
 	}
 	slices.SortFunc(keys, bytes.Compare)
 	return slices.CompactFunc(keys, bytes.Equal)
@@ -169,29 +173,29 @@ func distinctKeys(vs []Value) [][]byte {
 
 // namePathFilter appends the condition of a __name__ filter as comparisons
 // of d.path (see namePathExpr); false when it matches nothing.
-func namePathFilter(w *sqlWriter, parent Path, f Filter) bool {
-	if f.Op == OpIn || f.Op == OpNotIn {
+func namePathFilter(w *sqlWriter, parent value.Path, f query.Filter) bool {
+	if f.Op == query.OpIn || f.Op == query.OpNotIn {
 		// Only a document directly in parent can be equal to one of ours.
 		var paths []any
 		for _, v := range f.Value.Array {
-			if p := namePath(v); p.Parent().Equal(parent) {
+			if p := query.NamePath(v); p.Parent().Equal(parent) {
 				paths = append(paths, p.String())
 			}
 		}
 		switch {
 		case len(paths) == 0:
-			return f.Op == OpNotIn
-		case f.Op == OpIn:
+			return f.Op == query.OpNotIn
+		case f.Op == query.OpIn:
 			w.add(" AND d.path IN (?"+strings.Repeat(", ?", len(paths)-1)+")", paths...)
 		default:
 			w.add(" AND d.path NOT IN (?"+strings.Repeat(", ?", len(paths)-1)+")", paths...)
 		}
 		return true
 	}
-	op := map[Op]string{OpEqual: "=", OpNotEqual: "<>", OpLessThan: "<", OpLessThanOrEqual: "<=",
-		OpGreaterThan: ">", OpGreaterThanOrEqual: ">="}[f.Op]
+	op := map[query.Op]string{query.OpEqual: "=", query.OpNotEqual: "<>", query.OpLessThan: "<",
+		query.OpLessThanOrEqual: "<=", query.OpGreaterThan: ">", query.OpGreaterThanOrEqual: ">="}[f.Op]
 	w.add(" AND ")
-	w.addExpr(namePathExpr(parent, namePath(f.Value), op))
+	w.addExpr(namePathExpr(parent, query.NamePath(f.Value), op))
 	return true
 }
 
@@ -201,7 +205,7 @@ func namePathFilter(w *sqlWriter, parent Path, f Filter) bool {
 // the id), which the text columns keep (COLLATE "C" in PostgreSQL). A
 // target elsewhere compares the same with every document of parent, or sits
 // just after the document parent/id it is below.
-func namePathExpr(parent, target Path, op string) (string, []any) {
+func namePathExpr(parent, target value.Path, op string) (string, []any) {
 	n := parent.Len()
 	for i := range min(n, target.Len()) {
 		// Every document of parent has parent's segments first.

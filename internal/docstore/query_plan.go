@@ -3,6 +3,9 @@ package docstore
 import (
 	"strconv"
 	"strings"
+
+	"handy/internal/docstore/query"
+	"handy/internal/docstore/value"
 )
 
 // A query becomes one SQL statement over doc_index, the single-field index
@@ -82,7 +85,7 @@ type planColumn struct {
 // case no SQL needs to run. driver is -1 to drive by the first ordering, or
 // the index in q.Where of a filter that drivingFilter accepts, whose
 // matching rows then drive (see Store.Query for the choice).
-func planQuery(q Query, driver int) (st queryStatement, ok bool) {
+func planQuery(q query.Query, driver int) (st queryStatement, ok bool) {
 	parent := q.Parent.String()
 	orders := q.Normalized()
 	byOrder := driver < 0
@@ -94,7 +97,7 @@ func planQuery(q Query, driver int) (st queryStatement, ok bool) {
 		if i == 0 && byOrder {
 			alias = "d"
 		}
-		if o.Field.isName() {
+		if o.Field.IsName() {
 			if alias == "d" {
 				nameAlias = "d"
 			} else {
@@ -103,12 +106,12 @@ func planQuery(q Query, driver int) (st queryStatement, ok bool) {
 		} else {
 			fieldAlias[o.Field.String()] = alias
 		}
-		cols[i] = planColumn{alias: alias, name: o.Field.isName(), desc: o.Descending != q.LimitToLast}
+		cols[i] = planColumn{alias: alias, name: o.Field.IsName(), desc: o.Descending != q.LimitToLast}
 	}
 
 	var where sqlWriter
-	first := nameField
-	if byOrder && !orders[0].Field.isName() {
+	first := value.NameField
+	if byOrder && !orders[0].Field.IsName() {
 		first = orders[0].Field.String()
 	}
 	if !byOrder {
@@ -124,7 +127,7 @@ func planQuery(q Query, driver int) (st queryStatement, ok bool) {
 		}
 	}
 	for _, c := range []struct {
-		cur   *Cursor
+		cur   *query.Cursor
 		start bool
 	}{{q.StartAt, true}, {q.EndAt, false}} {
 		if c.cur != nil {
@@ -166,7 +169,7 @@ func planQuery(q Query, driver int) (st queryStatement, ok bool) {
 	}
 	w.add(" FROM doc_index d")
 	for i, o := range orders {
-		if cols[i].alias != "d" && !o.Field.isName() {
+		if cols[i].alias != "d" && !o.Field.IsName() {
 			joinRow(&w, cols[i].alias, o.Field.String())
 		}
 	}
@@ -190,18 +193,18 @@ func joinRow(w *sqlWriter, alias, field string) {
 // the ordering, each position in its direction. As Run: a start keeps
 // documents after the position (at it too when Before), an end those before
 // it (at it too unless Before).
-func cursorSQL(w *sqlWriter, c *Cursor, start bool, parent Path, cols []planColumn, orders []Order) {
+func cursorSQL(w *sqlWriter, c *query.Cursor, start bool, parent value.Path, cols []planColumn, orders []query.Order) {
 	// cmp is the condition "position i of the document op the cursor's":
 	// a key comparison, or for the name (unless its rows drive) a path one.
 	cmp := func(i int, op string) (string, []any) {
 		v := c.Values[i]
 		switch {
 		case cols[i].name && cols[i].alias != "d":
-			return namePathExpr(parent, namePath(v), op)
+			return namePathExpr(parent, query.NamePath(v), op)
 		case cols[i].name:
-			return "d.key " + op + " ?", []any{nameKey(namePath(v))}
+			return "d.key " + op + " ?", []any{value.PathKey(query.NamePath(v))}
 		}
-		return cols[i].alias + ".key " + op + " ?", []any{AppendKey(nil, v)}
+		return cols[i].alias + ".key " + op + " ?", []any{value.AppendKey(nil, v)}
 	}
 	// "past" moves away from the position in the direction kept: after it
 	// for a start, before it for an end, in the query's own directions

@@ -6,16 +6,19 @@ import (
 	"testing"
 	"time"
 
+	"handy/internal/docstore/query"
+	"handy/internal/docstore/value"
+	"handy/internal/docstore/value/valuetest"
 	"handy/internal/store"
 	"handy/internal/store/storetest"
 )
 
 // historyQuery is the history screen's query, BenchmarkQueryHistory's.
-func historyQuery(tb testing.TB) Query {
-	return Query{
-		Parent:  mustParse(tb, ParseCollectionPath, "users/u1/history"),
-		Where:   []Filter{{Field: FieldPath{"tool"}, Op: OpEqual, Value: qStr("speed")}},
-		OrderBy: []Order{{Field: FieldPath{"createdAt"}, Descending: true}},
+func historyQuery(tb testing.TB) query.Query {
+	return query.Query{
+		Parent:  mustParse(tb, value.ParseCollectionPath, "users/u1/history"),
+		Where:   []query.Filter{{Field: value.FieldPath{"tool"}, Op: query.OpEqual, Value: valuetest.Str("speed")}},
+		OrderBy: []query.Order{{Field: value.FieldPath{"createdAt"}, Descending: true}},
 		Limit:   50,
 	}
 }
@@ -27,21 +30,21 @@ func historyQuery(tb testing.TB) Query {
 // that LIMIT stops the scan early.
 func TestQueryPlanSQLite(t *testing.T) {
 	st := storetest.Engines()[0].Open(t)
-	at := Value{Kind: Timestamp, Time: time.Unix(1700000000, 0).UTC()}
-	name := qStr("users/u1/history/x")
+	at := value.Value{Kind: value.Timestamp, Time: time.Unix(1700000000, 0).UTC()}
+	name := valuetest.Str("users/u1/history/x")
 	next := historyQuery(t)
-	next.StartAt = &Cursor{Values: []Value{at, name}}
+	next.StartAt = &query.Cursor{Values: []value.Value{at, name}}
 	ranged := historyQuery(t)
-	ranged.Where = append(ranged.Where, Filter{Field: FieldPath{"result"}, Op: OpGreaterThan, Value: qDbl(10)})
+	ranged.Where = append(ranged.Where, query.Filter{Field: value.FieldPath{"result"}, Op: query.OpGreaterThan, Value: valuetest.Dbl(10)})
 	byName := historyQuery(t)
-	byName.OrderBy, byName.StartAt = nil, &Cursor{Values: []Value{name}}
+	byName.OrderBy, byName.StartAt = nil, &query.Cursor{Values: []value.Value{name}}
 	two := historyQuery(t)
-	two.OrderBy = append(two.OrderBy, Order{Field: FieldPath{"result"}})
+	two.OrderBy = append(two.OrderBy, query.Order{Field: value.FieldPath{"result"}})
 	last := historyQuery(t)
 	last.LimitToLast = true
 	tests := []struct {
 		name     string
-		q        Query
+		q        query.Query
 		byFilter bool // driven by the filter tool == X
 		sorted   bool // ORDER BY needs a sort
 	}{

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"handy/internal/docstore/query"
+	"handy/internal/docstore/value"
 )
 
 // Query answers q for caller, with exactly the results Run gives over the
@@ -14,7 +17,7 @@ import (
 // reads the documents' JSON only for the rows returned; a capped count may
 // come first to choose the plan (chooseDriver). The access rule is Get's:
 // q.Parent must be under users/{caller}. A hand-built q is validated first.
-func (s *Store) Query(ctx context.Context, caller string, q Query) ([]Doc, error) {
+func (s *Store) Query(ctx context.Context, caller string, q query.Query) ([]value.Doc, error) {
 	if err := authorize(caller, q.Parent); err != nil {
 		return nil, err
 	}
@@ -27,7 +30,7 @@ func (s *Store) Query(ctx context.Context, caller string, q Query) ([]Doc, error
 	}
 	stmt, ok := planQuery(q, driver)
 	if !ok {
-		return []Doc{}, nil
+		return []value.Doc{}, nil
 	}
 	docs, err := s.runQuery(ctx, stmt)
 	if err != nil {
@@ -46,13 +49,13 @@ func (s *Store) Query(ctx context.Context, caller string, q Query) ([]Doc, error
 // at most that many index entries), when there is no limit (everything is
 // read anyway), or when the order is by name alone, which is the order an
 // EQUAL filter's rows already come in.
-func (s *Store) chooseDriver(ctx context.Context, q Query) (int, error) {
+func (s *Store) chooseDriver(ctx context.Context, q query.Query) (int, error) {
 	i := drivingFilter(q)
 	if i < 0 {
 		return -1, nil
 	}
 	f := q.Where[i]
-	if q.Limit == 0 || q.Normalized()[0].Field.isName() && f.Op != OpIn {
+	if q.Limit == 0 || q.Normalized()[0].Field.IsName() && f.Op != query.OpIn {
 		return i, nil
 	}
 	var cond sqlWriter
@@ -87,13 +90,13 @@ const (
 // runQuery executes a planned statement and decodes its rows. One statement
 // outside a transaction: it reads one consistent snapshot on both engines,
 // and does not queue behind the committer for SQLite's write lock.
-func (s *Store) runQuery(ctx context.Context, stmt queryStatement) ([]Doc, error) {
+func (s *Store) runQuery(ctx context.Context, stmt queryStatement) ([]value.Doc, error) {
 	rows, err := s.st.Query(ctx, stmt.text, stmt.args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	docs := []Doc{}
+	docs := []value.Doc{}
 	for rows.Next() {
 		var (
 			path, fields           string
@@ -102,7 +105,7 @@ func (s *Store) runQuery(ctx context.Context, stmt queryStatement) ([]Doc, error
 		if err := rows.Scan(&path, &fields, &created, &updated, &vers); err != nil {
 			return nil, err
 		}
-		p, err := ParseDocumentPath(path)
+		p, err := value.ParseDocumentPath(path)
 		if err != nil {
 			return nil, fmt.Errorf("stored path %q: %w", path, err)
 		}

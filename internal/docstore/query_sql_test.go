@@ -13,6 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"handy/internal/docstore/query"
+	"handy/internal/docstore/query/querytest"
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
+	"handy/internal/docstore/value/valuetest"
 	"handy/internal/store"
 	"handy/internal/store/storetest"
 )
@@ -37,7 +42,7 @@ func TestQueryMatchesRun(t *testing.T) {
 		s := openStore(t, st, testWriteRate())
 		ctx := context.Background()
 		nonEmpty, drivenByFilter := 0, 0
-		var docs []Doc
+		var docs []value.Doc
 		for set := 0; set*perSet < cases; set++ {
 			setSeed := seed + uint64(set)
 			g := &randomGen{r: rand.New(rand.NewPCG(setSeed, 0)), pool: randomPool()}
@@ -46,7 +51,7 @@ func TestQueryMatchesRun(t *testing.T) {
 			replaceDocs(t, s, old, docs)
 			for i := range min(perSet, cases-set*perSet) {
 				q := g.query(docs)
-				want := Run(q, docs)
+				want := query.Run(q, docs)
 				if len(want) > 0 {
 					nonEmpty++
 				}
@@ -78,10 +83,10 @@ func TestQueryMatchesRun(t *testing.T) {
 
 // queryDrivenBy runs q driven by the filter where[driver], whatever Query
 // would choose.
-func queryDrivenBy(ctx context.Context, s *Store, q Query, driver int) ([]Doc, error) {
+func queryDrivenBy(ctx context.Context, s *Store, q query.Query, driver int) ([]value.Doc, error) {
 	stmt, ok := planQuery(q, driver)
 	if !ok {
-		return []Doc{}, nil
+		return []value.Doc{}, nil
 	}
 	return s.runQuery(ctx, stmt)
 }
@@ -99,8 +104,8 @@ func envInt(t *testing.T, name string, def int) int {
 }
 
 // diffDocs describes how got differs from want (paths, order, fields), or "".
-func diffDocs(want, got []Doc) string {
-	line := func(ds []Doc) string {
+func diffDocs(want, got []value.Doc) string {
+	line := func(ds []value.Doc) string {
 		ids := make([]string, len(ds))
 		for i, d := range ds {
 			ids[i] = d.Path.String()
@@ -114,8 +119,8 @@ func diffDocs(want, got []Doc) string {
 		if !want[i].Path.Equal(got[i].Path) {
 			return fmt.Sprintf("want %s\ngot  %s", line(want), line(got))
 		}
-		w, errW := EncodeFields(want[i].Fields)
-		g, errG := EncodeFields(got[i].Fields)
+		w, errW := value.EncodeFields(want[i].Fields)
+		g, errG := value.EncodeFields(got[i].Fields)
 		if errW != nil || errG != nil || !bytes.Equal(w, g) {
 			return fmt.Sprintf("%s: want fields %s, got %s (%v, %v)", want[i].Path.String(), w, g, errW, errG)
 		}
@@ -123,17 +128,17 @@ func diffDocs(want, got []Doc) string {
 	return ""
 }
 
-func describeQuery(q Query) string {
+func describeQuery(q query.Query) string {
 	var b strings.Builder
 	b.WriteString("where")
 	for _, f := range q.Where {
 		v, _ := f.Value.MarshalJSON()
 		fmt.Fprintf(&b, " [%s %s %s]", f.Field.String(), f.Op, v)
 	}
-	fmt.Fprintf(&b, " orderBy [%s]", describeOrders(q.OrderBy))
+	fmt.Fprintf(&b, " orderBy [%s]", query.DescribeOrders(q.OrderBy))
 	for _, c := range []struct {
 		name string
-		c    *Cursor
+		c    *query.Cursor
 	}{{"startAt", q.StartAt}, {"endAt", q.EndAt}} {
 		if c.c != nil {
 			fmt.Fprintf(&b, " %s(before=%v", c.name, c.c.Before)
@@ -148,10 +153,10 @@ func describeQuery(q Query) string {
 	return b.String()
 }
 
-func describeDocs(docs []Doc) string {
+func describeDocs(docs []value.Doc) string {
 	var b strings.Builder
 	for _, d := range docs {
-		j, _ := EncodeFields(d.Fields)
+		j, _ := value.EncodeFields(d.Fields)
 		fmt.Fprintf(&b, "  %s %s\n", d.Path.String(), j)
 	}
 	return b.String()
@@ -163,14 +168,14 @@ func TestQueryAccess(t *testing.T) {
 		t.Parallel()
 		s := openStore(t, st)
 		ctx := context.Background()
-		q := Query{Parent: mustCollection(t, "users/u1/history")}
-		if _, err := s.Query(ctx, "", q); !errors.Is(err, ErrUnauthenticated) {
+		q := query.Query{Parent: mustCollection(t, "users/u1/history")}
+		if _, err := s.Query(ctx, "", q); !errors.Is(err, status.ErrUnauthenticated) {
 			t.Errorf("no caller: got %v, want unauthenticated", err)
 		}
-		if _, err := s.Query(ctx, "u2", q); !errors.Is(err, ErrPermissionDenied) {
+		if _, err := s.Query(ctx, "u2", q); !errors.Is(err, status.ErrPermissionDenied) {
 			t.Errorf("another user: got %v, want permission-denied", err)
 		}
-		if _, err := s.Query(ctx, "u1", Query{Parent: mustCollection(t, "users")}); !errors.Is(err, ErrPermissionDenied) {
+		if _, err := s.Query(ctx, "u1", query.Query{Parent: mustCollection(t, "users")}); !errors.Is(err, status.ErrPermissionDenied) {
 			t.Errorf("the users collection: got %v, want permission-denied", err)
 		}
 		if docs, err := s.Query(ctx, "u1", q); err != nil || len(docs) != 0 {
@@ -178,15 +183,15 @@ func TestQueryAccess(t *testing.T) {
 		}
 		bad := q
 		bad.LimitToLast, bad.Limit = true, 1
-		if _, err := s.Query(ctx, "u1", bad); !errors.Is(err, ErrInvalidArgument) {
+		if _, err := s.Query(ctx, "u1", bad); !errors.Is(err, status.ErrInvalidArgument) {
 			t.Errorf("limitToLast without orderBy: got %v, want invalid-argument", err)
 		}
 	})
 }
 
-func mustCollection(t *testing.T, s string) Path {
+func mustCollection(t *testing.T, s string) value.Path {
 	t.Helper()
-	p, err := ParseCollectionPath(s)
+	p, err := value.ParseCollectionPath(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,68 +203,68 @@ func mustCollection(t *testing.T, s string) Path {
 // random test covers the rest; these are the ones a planner gets wrong first.
 func TestQueryReferenceDocs(t *testing.T) {
 	queries := []string{
-		sq(),
-		sq(where(ff("n", "EQUAL", one))),
-		sq(where(ff("n", "EQUAL", null))),
-		sq(where(ff("n", "EQUAL", nan))),
-		sq(where(ff("n.x", "EQUAL", one))),
-		sq(where(ff("n", "LESS_THAN", two))),
-		sq(where(ff("n", "GREATER_THAN", nan))),
-		sq(where(ff("n", "LESS_THAN_OR_EQUAL", null))),
-		sq(where(ff("n", "GREATER_THAN", `{"arrayValue":{}}`))),
-		sq(where(and(ff("n", "GREATER_THAN_OR_EQUAL", one), ff("n", "LESS_THAN", `{"doubleValue":2.5}`)))),
-		sq(where(ff("n", "NOT_EQUAL", nan))),
-		sq(where(unary("n", "IS_NOT_NULL"))),
-		sq(where(ff("n", "NOT_IN", list(one, two)))),
-		sq(where(ff("n", "NOT_IN", list(`{"integerValue":"5"}`, null)))),
-		sq(where(ff("n", "IN", list(null, two)))),
-		sq(where(ff("tags", "ARRAY_CONTAINS", one))),
-		sq(where(ff("tags", "ARRAY_CONTAINS", list(strX)))),
-		sq(where(ff("tags", "ARRAY_CONTAINS_ANY", list(null, strY)))),
-		sq(where(and(ff("tags", "ARRAY_CONTAINS", one), ff("n", "EQUAL", one)))),
-		sq(where(ff("__name__", "GREATER_THAN", ref("i")))),
-		sq(where(ff("__name__", "NOT_IN", list(ref("a"), ref("b"))))),
-		sq(where(ff("__name__", "LESS_THAN", `{"referenceValue":"users/u1/history-/a"}`))),
-		sq(where(ff("__name__", "LESS_THAN", `{"referenceValue":"users/u1/histor/zz"}`))),
-		sq(where(ff("__name__", "GREATER_THAN", `{"referenceValue":"users/u1/history/a/sub/s"}`))),
+		querytest.SQ(),
+		querytest.SQ(querytest.Where(querytest.FF("n", "EQUAL", querytest.One))),
+		querytest.SQ(querytest.Where(querytest.FF("n", "EQUAL", querytest.Null))),
+		querytest.SQ(querytest.Where(querytest.FF("n", "EQUAL", querytest.NaN))),
+		querytest.SQ(querytest.Where(querytest.FF("n.x", "EQUAL", querytest.One))),
+		querytest.SQ(querytest.Where(querytest.FF("n", "LESS_THAN", querytest.Two))),
+		querytest.SQ(querytest.Where(querytest.FF("n", "GREATER_THAN", querytest.NaN))),
+		querytest.SQ(querytest.Where(querytest.FF("n", "LESS_THAN_OR_EQUAL", querytest.Null))),
+		querytest.SQ(querytest.Where(querytest.FF("n", "GREATER_THAN", `{"arrayValue":{}}`))),
+		querytest.SQ(querytest.Where(querytest.And(querytest.FF("n", "GREATER_THAN_OR_EQUAL", querytest.One), querytest.FF("n", "LESS_THAN", `{"doubleValue":2.5}`)))),
+		querytest.SQ(querytest.Where(querytest.FF("n", "NOT_EQUAL", querytest.NaN))),
+		querytest.SQ(querytest.Where(querytest.Unary("n", "IS_NOT_NULL"))),
+		querytest.SQ(querytest.Where(querytest.FF("n", "NOT_IN", querytest.List(querytest.One, querytest.Two)))),
+		querytest.SQ(querytest.Where(querytest.FF("n", "NOT_IN", querytest.List(`{"integerValue":"5"}`, querytest.Null)))),
+		querytest.SQ(querytest.Where(querytest.FF("n", "IN", querytest.List(querytest.Null, querytest.Two)))),
+		querytest.SQ(querytest.Where(querytest.FF("tags", "ARRAY_CONTAINS", querytest.One))),
+		querytest.SQ(querytest.Where(querytest.FF("tags", "ARRAY_CONTAINS", querytest.List(querytest.StrX)))),
+		querytest.SQ(querytest.Where(querytest.FF("tags", "ARRAY_CONTAINS_ANY", querytest.List(querytest.Null, querytest.StrY)))),
+		querytest.SQ(querytest.Where(querytest.And(querytest.FF("tags", "ARRAY_CONTAINS", querytest.One), querytest.FF("n", "EQUAL", querytest.One)))),
+		querytest.SQ(querytest.Where(querytest.FF("__name__", "GREATER_THAN", querytest.Ref("i")))),
+		querytest.SQ(querytest.Where(querytest.FF("__name__", "NOT_IN", querytest.List(querytest.Ref("a"), querytest.Ref("b"))))),
+		querytest.SQ(querytest.Where(querytest.FF("__name__", "LESS_THAN", `{"referenceValue":"users/u1/history-/a"}`))),
+		querytest.SQ(querytest.Where(querytest.FF("__name__", "LESS_THAN", `{"referenceValue":"users/u1/histor/zz"}`))),
+		querytest.SQ(querytest.Where(querytest.FF("__name__", "GREATER_THAN", `{"referenceValue":"users/u1/history/a/sub/s"}`))),
 		// __name__ compared by path when other rows drive: paths elsewhere.
-		sq(where(ff("__name__", "GREATER_THAN", `{"referenceValue":"users/u1"}`)), orderBy("n")),
-		sq(where(ff("__name__", "LESS_THAN", `{"referenceValue":"users/u1"}`)), orderBy("n")),
-		sq(where(ff("__name__", "LESS_THAN_OR_EQUAL", `{"referenceValue":"users/u1/history/c/sub/s"}`)), orderBy("n")),
-		sq(where(ff("__name__", "GREATER_THAN", `{"referenceValue":"users/u1/history/c/sub/s"}`)), orderBy("n")),
-		sq(where(ff("__name__", "NOT_EQUAL", `{"referenceValue":"users/u1/history/c/sub/s"}`)), orderBy("n")),
-		sq(where(ff("__name__", "LESS_THAN", `{"referenceValue":"users/u1/history-/a"}`)), orderBy("n")),
-		sq(where(ff("__name__", "IN", list(ref("c"), `{"referenceValue":"users/u1/other/c"}`))), orderBy("n")),
-		sq(where(ff("__name__", "NOT_IN", list(ref("c"), `{"referenceValue":"users/u1/other/c"}`))), orderBy("n")),
-		sq(orderBy("n"), cursor("startAt", true, one, `{"referenceValue":"users/u1/history/a/sub/s"}`)),
-		sq(orderBy("n"), cursor("endAt", false, one, `{"referenceValue":"users/u1/history/a/sub/s"}`)),
-		sq(orderBy("n", "__name__ DESCENDING")),
-		sq(orderBy("n DESCENDING"), `"limit":2`, `"limitToLast":true`),
-		sq(orderBy("n"), cursor("startAt", false, one, ref("a"))),
-		sq(orderBy("n"), cursor("endAt", true, one, ref("i"))),
-		sq(orderBy("n DESCENDING"), cursor("startAt", false, two)),
-		sq(orderBy("n"), cursor("endAt", true, two), `"limit":2`, `"limitToLast":true`),
-		sq(cursor("startAt", false, `{"stringValue":"c"}`)),
-		sq(where(ff("n", "NOT_EQUAL", one)), cursor("startAt", false, nan), `"limit":3`),
-		sq(where(ff("other", "GREATER_THAN", null)), orderBy("tags")),
+		querytest.SQ(querytest.Where(querytest.FF("__name__", "GREATER_THAN", `{"referenceValue":"users/u1"}`)), querytest.OrderBy("n")),
+		querytest.SQ(querytest.Where(querytest.FF("__name__", "LESS_THAN", `{"referenceValue":"users/u1"}`)), querytest.OrderBy("n")),
+		querytest.SQ(querytest.Where(querytest.FF("__name__", "LESS_THAN_OR_EQUAL", `{"referenceValue":"users/u1/history/c/sub/s"}`)), querytest.OrderBy("n")),
+		querytest.SQ(querytest.Where(querytest.FF("__name__", "GREATER_THAN", `{"referenceValue":"users/u1/history/c/sub/s"}`)), querytest.OrderBy("n")),
+		querytest.SQ(querytest.Where(querytest.FF("__name__", "NOT_EQUAL", `{"referenceValue":"users/u1/history/c/sub/s"}`)), querytest.OrderBy("n")),
+		querytest.SQ(querytest.Where(querytest.FF("__name__", "LESS_THAN", `{"referenceValue":"users/u1/history-/a"}`)), querytest.OrderBy("n")),
+		querytest.SQ(querytest.Where(querytest.FF("__name__", "IN", querytest.List(querytest.Ref("c"), `{"referenceValue":"users/u1/other/c"}`))), querytest.OrderBy("n")),
+		querytest.SQ(querytest.Where(querytest.FF("__name__", "NOT_IN", querytest.List(querytest.Ref("c"), `{"referenceValue":"users/u1/other/c"}`))), querytest.OrderBy("n")),
+		querytest.SQ(querytest.OrderBy("n"), querytest.Cursor("startAt", true, querytest.One, `{"referenceValue":"users/u1/history/a/sub/s"}`)),
+		querytest.SQ(querytest.OrderBy("n"), querytest.Cursor("endAt", false, querytest.One, `{"referenceValue":"users/u1/history/a/sub/s"}`)),
+		querytest.SQ(querytest.OrderBy("n", "__name__ DESCENDING")),
+		querytest.SQ(querytest.OrderBy("n DESCENDING"), `"limit":2`, `"limitToLast":true`),
+		querytest.SQ(querytest.OrderBy("n"), querytest.Cursor("startAt", false, querytest.One, querytest.Ref("a"))),
+		querytest.SQ(querytest.OrderBy("n"), querytest.Cursor("endAt", true, querytest.One, querytest.Ref("i"))),
+		querytest.SQ(querytest.OrderBy("n DESCENDING"), querytest.Cursor("startAt", false, querytest.Two)),
+		querytest.SQ(querytest.OrderBy("n"), querytest.Cursor("endAt", true, querytest.Two), `"limit":2`, `"limitToLast":true`),
+		querytest.SQ(querytest.Cursor("startAt", false, `{"stringValue":"c"}`)),
+		querytest.SQ(querytest.Where(querytest.FF("n", "NOT_EQUAL", querytest.One)), querytest.Cursor("startAt", false, querytest.NaN), `"limit":3`),
+		querytest.SQ(querytest.Where(querytest.FF("other", "GREATER_THAN", querytest.Null)), querytest.OrderBy("tags")),
 	}
 	// Without h, whose array in an array Firestore cannot store.
-	docs := slices.DeleteFunc(refDocs(t), func(d Doc) bool { return d.Path.ID() == "h" })
+	docs := slices.DeleteFunc(querytest.RefDocs(t), func(d value.Doc) bool { return d.Path.ID() == "h" })
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		t.Parallel()
 		s := openStore(t, st, testWriteRate())
 		replaceDocs(t, s, nil, docs)
-		for _, query := range queries {
-			q, err := ParseQuery("users/u1", []byte(query))
+		for _, text := range queries {
+			q, err := query.Parse("users/u1", []byte(text))
 			if err != nil {
-				t.Fatalf("ParseQuery(%s): %v", query, err)
+				t.Fatalf("ParseQuery(%s): %v", text, err)
 			}
 			got, err := s.Query(context.Background(), "u1", q)
 			if err != nil {
-				t.Fatalf("%s: %v", query, err)
+				t.Fatalf("%s: %v", text, err)
 			}
-			if diff := diffDocs(Run(q, docs), got); diff != "" {
-				t.Errorf("%s:\n%s", query, diff)
+			if diff := diffDocs(query.Run(q, docs), got); diff != "" {
+				t.Errorf("%s:\n%s", text, diff)
 			}
 		}
 	})
@@ -274,9 +279,9 @@ func TestQueryChooseDriver(t *testing.T) {
 		s := openStore(t, st, testWriteRate())
 		replaceDocs(t, s, nil, docs)
 		ctx := context.Background()
-		query := func(tool string, limit int, order bool) Query {
+		build := func(tool string, limit int, order bool) query.Query {
 			q := historyQuery(t)
-			q.Where[0].Value, q.Limit = qStr(tool), limit
+			q.Where[0].Value, q.Limit = valuetest.Str(tool), limit
 			if !order {
 				q.OrderBy = nil
 			}
@@ -284,13 +289,13 @@ func TestQueryChooseDriver(t *testing.T) {
 		}
 		tests := []struct {
 			name string
-			q    Query
+			q    query.Query
 			want int // the driver
 		}{
-			{"rare value, limit", query("flip", 5, true), 0},
-			{"common value, limit", query("speed", 5, true), -1},
-			{"common value, no limit", query("speed", 0, true), 0},
-			{"common value, by name", query("speed", 5, false), 0},
+			{"rare value, limit", build("flip", 5, true), 0},
+			{"common value, limit", build("speed", 5, true), -1},
+			{"common value, no limit", build("speed", 0, true), 0},
+			{"common value, by name", build("speed", 5, false), 0},
 		}
 		for _, tt := range tests {
 			got, err := s.chooseDriver(ctx, tt.q)
@@ -301,7 +306,7 @@ func TestQueryChooseDriver(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", tt.name, err)
 			}
-			if diff := diffDocs(Run(tt.q, docs), docsGot); diff != "" {
+			if diff := diffDocs(query.Run(tt.q, docs), docsGot); diff != "" {
 				t.Errorf("%s:\n%s", tt.name, diff)
 			}
 		}
@@ -312,10 +317,10 @@ func TestQueryChooseDriver(t *testing.T) {
 // filters and orderings on its field path (Query's one exception to Run),
 // not to the rest of the document.
 func TestQueryUnindexedValue(t *testing.T) {
-	long := qStr(strings.Repeat("x", MaxIndexEntryBytes))
-	docs := []Doc{
-		{Path: mustPath(t, "users/u1/history/a"), Fields: Fields{"s": long, "n": qInt(1)}},
-		{Path: mustPath(t, "users/u1/history/b"), Fields: Fields{"s": qStr("short"), "n": qInt(2)}},
+	long := valuetest.Str(strings.Repeat("x", MaxIndexEntryBytes))
+	docs := []value.Doc{
+		{Path: valuetest.MustPath(t, "users/u1/history/a"), Fields: value.Fields{"s": long, "n": valuetest.Int(1)}},
+		{Path: valuetest.MustPath(t, "users/u1/history/b"), Fields: value.Fields{"s": valuetest.Str("short"), "n": valuetest.Int(2)}},
 	}
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		t.Parallel()
@@ -324,16 +329,16 @@ func TestQueryUnindexedValue(t *testing.T) {
 		parent := mustCollection(t, "users/u1/history")
 		for _, tt := range []struct {
 			name string
-			q    Query
+			q    query.Query
 			want string
 		}{
-			{"ordered by it", Query{Parent: parent, OrderBy: []Order{{Field: FieldPath{"s"}}}}, "b"},
-			{"equal to it", Query{Parent: parent, Where: []Filter{{Field: FieldPath{"s"}, Op: OpEqual, Value: long}}}, ""},
-			{"another field", Query{Parent: parent, OrderBy: []Order{{Field: FieldPath{"n"}}}}, "a b"},
+			{"ordered by it", query.Query{Parent: parent, OrderBy: []query.Order{{Field: value.FieldPath{"s"}}}}, "b"},
+			{"equal to it", query.Query{Parent: parent, Where: []query.Filter{{Field: value.FieldPath{"s"}, Op: query.OpEqual, Value: long}}}, ""},
+			{"another field", query.Query{Parent: parent, OrderBy: []query.Order{{Field: value.FieldPath{"n"}}}}, "a b"},
 		} {
 			got, err := s.Query(context.Background(), "u1", tt.q)
-			if err != nil || ids(got) != tt.want {
-				t.Errorf("%s: got %q, %v; want %q", tt.name, ids(got), err, tt.want)
+			if err != nil || querytest.IDs(got) != tt.want {
+				t.Errorf("%s: got %q, %v; want %q", tt.name, querytest.IDs(got), err, tt.want)
 			}
 		}
 	})

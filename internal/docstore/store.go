@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
 	"handy/internal/store"
 )
 
@@ -119,48 +121,48 @@ func (s *Store) Close() error {
 
 // authorize applies the access rule to a document or collection path: a signed-in caller
 // reads and writes only users/{caller} and below.
-func authorize(caller string, p Path) error {
+func authorize(caller string, p value.Path) error {
 	if caller == "" {
-		return &Error{Code: ErrUnauthenticated, Message: "sign in to read or write documents"}
+		return &status.Error{Code: status.ErrUnauthenticated, Message: "sign in to read or write documents"}
 	}
 	if owner, ok := p.Owner(); !ok || owner != caller {
-		return &Error{Code: ErrPermissionDenied, Message: fmt.Sprintf("no access to %q: only users/{your uid} and below", p.String())}
+		return &status.Error{Code: status.ErrPermissionDenied, Message: fmt.Sprintf("no access to %q: only users/{your uid} and below", p.String())}
 	}
 	return nil
 }
 
 // Get returns the document at p, or a not-found Error when there is none (or it was deleted).
-func (s *Store) Get(ctx context.Context, caller string, p Path) (Doc, error) {
+func (s *Store) Get(ctx context.Context, caller string, p value.Path) (value.Doc, error) {
 	if err := authorize(caller, p); err != nil {
-		return Doc{}, err
+		return value.Doc{}, err
 	}
 	if !p.IsDocument() {
-		return Doc{}, invalidf("%q is a collection, not a document", p.String())
+		return value.Doc{}, status.Invalidf("%q is a collection, not a document", p.String())
 	}
 	var fields sql.NullString
 	var created, updated, version int64
 	err := s.st.QueryRow(ctx, "SELECT fields, create_time, update_time, version FROM docs WHERE path = ?", p.String()).
 		Scan(&fields, &created, &updated, &version)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && !fields.Valid {
-		return Doc{}, &Error{Code: ErrNotFound, Message: fmt.Sprintf("document %q not found", p.String())}
+		return value.Doc{}, &status.Error{Code: status.ErrNotFound, Message: fmt.Sprintf("document %q not found", p.String())}
 	}
 	if err != nil {
-		return Doc{}, fmt.Errorf("docstore: get %s: %w", p.String(), err)
+		return value.Doc{}, fmt.Errorf("docstore: get %s: %w", p.String(), err)
 	}
 	d, err := storedDoc(p, fields.String, created, updated, version)
 	if err != nil {
-		return Doc{}, fmt.Errorf("docstore: get: %w", err)
+		return value.Doc{}, fmt.Errorf("docstore: get: %w", err)
 	}
 	return d, nil
 }
 
 // storedDoc rebuilds a Doc from a live docs row.
-func storedDoc(p Path, fields string, created, updated, version int64) (Doc, error) {
-	f, err := DecodeFields([]byte(fields))
+func storedDoc(p value.Path, fields string, created, updated, version int64) (value.Doc, error) {
+	f, err := value.DecodeFields([]byte(fields))
 	if err != nil {
-		return Doc{}, fmt.Errorf("stored fields of %s: %w", p.String(), err)
+		return value.Doc{}, fmt.Errorf("stored fields of %s: %w", p.String(), err)
 	}
-	return Doc{Path: p, Fields: f, CreateTime: fromMicros(created), UpdateTime: fromMicros(updated), Version: version}, nil
+	return value.Doc{Path: p, Fields: f, CreateTime: fromMicros(created), UpdateTime: fromMicros(updated), Version: version}, nil
 }
 
 func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
@@ -176,7 +178,7 @@ type ExportDoc struct {
 // Export returns every live document of uid, in path order, for the account's data export.
 func (s *Store) Export(ctx context.Context, uid string) ([]ExportDoc, error) {
 	type exported struct {
-		path Path
+		path value.Path
 		doc  ExportDoc
 	}
 	var all []exported
@@ -193,7 +195,7 @@ func (s *Store) Export(ctx context.Context, uid string) ([]ExportDoc, error) {
 		if err := rows.Scan(&path, &fields, &created, &updated); err != nil {
 			return nil, fmt.Errorf("docstore: export %s: %w", uid, err)
 		}
-		p, err := ParseDocumentPath(path)
+		p, err := value.ParseDocumentPath(path)
 		if err != nil {
 			return nil, fmt.Errorf("docstore: export %s: stored path %q: %w", uid, path, err)
 		}
@@ -201,7 +203,7 @@ func (s *Store) Export(ctx context.Context, uid string) ([]ExportDoc, error) {
 		if err != nil {
 			return nil, fmt.Errorf("docstore: export %s: %w", uid, err)
 		}
-		all = append(all, exported{p, ExportDoc{Path: path, CreateTime: d.CreateTime, UpdateTime: d.UpdateTime, Fields: PlainJSON(d.Fields)}})
+		all = append(all, exported{p, ExportDoc{Path: path, CreateTime: d.CreateTime, UpdateTime: d.UpdateTime, Fields: value.PlainJSON(d.Fields)}})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("docstore: export %s: %w", uid, err)

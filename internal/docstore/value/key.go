@@ -1,4 +1,4 @@
-package docstore
+package value
 
 import (
 	"encoding/binary"
@@ -149,4 +149,16 @@ func appendEscaped[S string | []byte](dst []byte, s S) []byte {
 		}
 	}
 	return append(dst, 0x00, 0x01)
+}
+
+// PathKey encodes a document path so that bytes.Compare of two keys is
+// Path.Compare of the paths: each segment escaped and terminated as
+// AppendKey does strings, so that segments compare by bytes and a path sorts
+// before its extensions. __name__ filters and cursors compare such keys.
+func PathKey(p Path) []byte {
+	var key []byte
+	for i := range p.Len() {
+		key = appendEscaped(key, p.Segment(i))
+	}
+	return key
 }

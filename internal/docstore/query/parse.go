@@ -1,12 +1,13 @@
-package docstore
+package query
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"math"
 	"slices"
 	"strconv"
+
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
 )
 
 // ParseQuery parses a query request in Firestore REST v1's runQuery shape,
@@ -37,7 +38,7 @@ import (
 // (an id in the queried collection, as the SDKs' documentId() filters send).
 // Not supported, and refused rather than ignored: select, offset,
 // findNearest, OR filters. Every failure is invalid-argument naming the part.
-func ParseQuery(parent string, structuredQuery []byte) (Query, error) {
+func Parse(parent string, structuredQuery []byte) (Query, error) {
 	q, err := parseQuery(parent, structuredQuery)
 	if err != nil {
 		return Query{}, err
@@ -47,11 +48,11 @@ func ParseQuery(parent string, structuredQuery []byte) (Query, error) {
 
 func parseQuery(parent string, structuredQuery []byte) (Query, error) {
 	var q Query
-	parentPath := Path{}
+	parentPath := value.Path{}
 	if parent != "" {
-		p, err := ParseDocumentPath(parent)
+		p, err := value.ParseDocumentPath(parent)
 		if err != nil {
-			return q, invalidf("parent: %v", err)
+			return q, status.Invalidf("parent: %v", err)
 		}
 		parentPath = p
 	}
@@ -76,16 +77,16 @@ func parseQuery(parent string, structuredQuery []byte) (Query, error) {
 	if raw, ok := top["limit"]; ok {
 		var n float64
 		if json.Unmarshal(raw, &n) != nil || n != math.Trunc(n) {
-			return q, invalidf("structuredQuery.limit must be an integer")
+			return q, status.Invalidf("structuredQuery.limit must be an integer")
 		}
 		if n <= 0 || n > MaxLimit {
-			return q, invalidf("structuredQuery.limit %v is outside 1..%d", n, MaxLimit)
+			return q, status.Invalidf("structuredQuery.limit %v is outside 1..%d", n, MaxLimit)
 		}
 		q.Limit = int(n)
 	}
 	if raw, ok := top["limitToLast"]; ok {
 		if json.Unmarshal(raw, &q.LimitToLast) != nil {
-			return q, invalidf("structuredQuery.limitToLast must be true or false")
+			return q, status.Invalidf("structuredQuery.limitToLast must be true or false")
 		}
 	}
 	// Cursors come last: which of their values are document names depends
@@ -118,91 +119,56 @@ func unsupported(key string) (string, bool) {
 	return "", false
 }
 
-// object decodes raw as a JSON object whose keys must be among allowed.
+// object decodes raw as a JSON object whose keys must be among allowed; at the top level, the
+// Firestore parts this store does not offer get a message of their own.
 func object(raw json.RawMessage, part string, allowed ...string) (map[string]json.RawMessage, error) {
-	m, dup, ok := objectFields(raw)
-	if !ok {
-		return nil, invalidf("%s must be a JSON object", part)
+	if part != "structuredQuery" {
+		return value.DecodeObject(raw, part, allowed...)
 	}
-	if dup != "" {
-		// encoding/json would keep the last silently; the request is ambiguous.
-		return nil, invalidf("%s has the field %q twice", part, dup)
+	m, err := value.DecodeObject(raw, part, append(slices.Clone(allowed), "select", "offset", "findNearest")...)
+	if err != nil {
+		return nil, err
 	}
 	for k := range m {
-		if slices.Contains(allowed, k) {
-			continue
+		if msg, ok := unsupported(k); ok {
+			return nil, status.Invalidf("%s", msg)
 		}
-		if msg, ok := unsupported(k); ok && part == "structuredQuery" {
-			return nil, invalidf("%s", msg)
-		}
-		return nil, invalidf("%s has an unknown field %q", part, k)
 	}
 	return m, nil
 }
 
-// objectFields splits a JSON object into its fields, and names a field that appears twice.
-func objectFields(raw json.RawMessage) (m map[string]json.RawMessage, dup string, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, "", false
-	}
-	m = make(map[string]json.RawMessage)
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, "", false
-		}
-		k, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, "", false
-		}
-		if _, seen := m[k]; seen && dup == "" {
-			dup = k
-		}
-		m[k] = v
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, "", false
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, "", false // something after the object
-	}
-	return m, dup, true
-}
-
-func parseFrom(raw json.RawMessage, parent Path) (Path, error) {
+func parseFrom(raw json.RawMessage, parent value.Path) (value.Path, error) {
 	var from []json.RawMessage
 	if raw == nil || json.Unmarshal(raw, &from) != nil || len(from) != 1 {
-		return Path{}, invalidf("structuredQuery.from must name exactly one collection")
+		return value.Path{}, status.Invalidf("structuredQuery.from must name exactly one collection")
 	}
 	sel, err := object(from[0], "structuredQuery.from[0]", "collectionId", "allDescendants")
 	if err != nil {
-		return Path{}, err
+		return value.Path{}, err
 	}
 	var all bool
 	if r, ok := sel["allDescendants"]; ok && (json.Unmarshal(r, &all) != nil || all) {
-		return Path{}, invalidf("structuredQuery.from[0].allDescendants: collection group queries are not supported")
+		return value.Path{}, status.Invalidf("structuredQuery.from[0].allDescendants: collection group queries are not supported")
 	}
 	var id string
 	if json.Unmarshal(sel["collectionId"], &id) != nil {
-		return Path{}, invalidf("structuredQuery.from[0].collectionId must be a string")
+		return value.Path{}, status.Invalidf("structuredQuery.from[0].collectionId must be a string")
 	}
 	p, err := parent.Child(id)
 	if err != nil {
-		return Path{}, invalidf("structuredQuery.from[0].collectionId: %v", err)
+		return value.Path{}, status.Invalidf("structuredQuery.from[0].collectionId: %v", err)
 	}
 	return p, nil
 }
 
 // parseFilter parses a Filter message into a flat AND list.
-func parseFilter(raw json.RawMessage, part string, coll Path) ([]Filter, error) {
+func parseFilter(raw json.RawMessage, part string, coll value.Path) ([]Filter, error) {
 	m, err := object(raw, part, "fieldFilter", "compositeFilter", "unaryFilter")
 	if err != nil {
 		return nil, err
 	}
 	if len(m) != 1 {
-		return nil, invalidf("%s needs exactly one of fieldFilter, compositeFilter and unaryFilter", part)
+		return nil, status.Invalidf("%s needs exactly one of fieldFilter, compositeFilter and unaryFilter", part)
 	}
 	if r, ok := m["compositeFilter"]; ok {
 		return parseComposite(r, part+".compositeFilter", coll)
@@ -215,25 +181,25 @@ func parseFilter(raw json.RawMessage, part string, coll Path) ([]Filter, error) 
 	return []Filter{f}, err
 }
 
-func parseComposite(raw json.RawMessage, part string, coll Path) ([]Filter, error) {
+func parseComposite(raw json.RawMessage, part string, coll value.Path) ([]Filter, error) {
 	m, err := object(raw, part, "op", "filters")
 	if err != nil {
 		return nil, err
 	}
 	var op string
 	if json.Unmarshal(m["op"], &op) != nil {
-		return nil, invalidf("%s.op must be a string", part)
+		return nil, status.Invalidf("%s.op must be a string", part)
 	}
 	switch op {
 	case "AND":
 	case "OR":
-		return nil, invalidf("%s: OR filters are not supported", part)
+		return nil, status.Invalidf("%s: OR filters are not supported", part)
 	default:
-		return nil, invalidf("%s: unknown operator %q", part, op)
+		return nil, status.Invalidf("%s: unknown operator %q", part, op)
 	}
 	var subs []json.RawMessage
 	if json.Unmarshal(m["filters"], &subs) != nil || len(subs) == 0 {
-		return nil, invalidf("%s.filters must be a non-empty array", part)
+		return nil, status.Invalidf("%s.filters must be a non-empty array", part)
 	}
 	var out []Filter
 	for i, sub := range subs {
@@ -253,30 +219,30 @@ func parseUnary(raw json.RawMessage, part string) (Filter, error) {
 	}
 	var op string
 	if json.Unmarshal(m["op"], &op) != nil {
-		return Filter{}, invalidf("%s.op must be a string", part)
+		return Filter{}, status.Invalidf("%s.op must be a string", part)
 	}
 	field, err := parseFieldReference(m["field"], part+".field")
 	if err != nil {
 		return Filter{}, err
 	}
-	if field.isName() {
-		return Filter{}, invalidf("%s: %s does not apply to __name__", part, op)
+	if field.IsName() {
+		return Filter{}, status.Invalidf("%s: %s does not apply to __name__", part, op)
 	}
-	nan := Value{Kind: Double, Double: math.NaN()}
+	nan := value.Value{Kind: value.Double, Double: math.NaN()}
 	switch op {
 	case "IS_NULL":
-		return Filter{Field: field, Op: OpEqual, Value: Value{Kind: Null}}, nil
+		return Filter{Field: field, Op: OpEqual, Value: value.Value{Kind: value.Null}}, nil
 	case "IS_NAN":
 		return Filter{Field: field, Op: OpEqual, Value: nan}, nil
 	case "IS_NOT_NULL":
-		return Filter{Field: field, Op: OpNotEqual, Value: Value{Kind: Null}}, nil
+		return Filter{Field: field, Op: OpNotEqual, Value: value.Value{Kind: value.Null}}, nil
 	case "IS_NOT_NAN":
 		return Filter{Field: field, Op: OpNotEqual, Value: nan}, nil
 	}
-	return Filter{}, invalidf("%s: unknown operator %q", part, op)
+	return Filter{}, status.Invalidf("%s: unknown operator %q", part, op)
 }
 
-func parseFieldFilter(raw json.RawMessage, part string, coll Path) (Filter, error) {
+func parseFieldFilter(raw json.RawMessage, part string, coll value.Path) (Filter, error) {
 	m, err := object(raw, part, "field", "op", "value")
 	if err != nil {
 		return Filter{}, err
@@ -286,21 +252,21 @@ func parseFieldFilter(raw json.RawMessage, part string, coll Path) (Filter, erro
 		return f, err
 	}
 	if json.Unmarshal(m["op"], &f.Op) != nil {
-		return f, invalidf("%s.op must be a string", part)
+		return f, status.Invalidf("%s.op must be a string", part)
 	}
 	if !f.Op.valid() {
-		return f, invalidf("%s: unknown operator %q", part, string(f.Op))
+		return f, status.Invalidf("%s: unknown operator %q", part, string(f.Op))
 	}
 	raw, ok := m["value"]
 	if !ok {
-		return f, invalidf("%s.value is missing", part)
+		return f, status.Invalidf("%s.value is missing", part)
 	}
 	switch {
-	case f.Op.takesArray():
+	case f.Op.TakesArray():
 		// The list is decoded element by element: it may hold arrays, which
 		// stored values may not (Firestore's own IN accepts [1, [1, 2]]).
-		f.Value, err = parseValueList(raw, part+".value", f.Field.isName(), coll)
-	case f.Field.isName():
+		f.Value, err = parseValueList(raw, part+".value", f.Field.IsName(), coll)
+	case f.Field.IsName():
 		f.Value, err = parseNameValue(raw, part+".value", coll)
 	default:
 		f.Value, err = decodeQueryValue(raw, part+".value")
@@ -309,21 +275,21 @@ func parseFieldFilter(raw json.RawMessage, part string, coll Path) (Filter, erro
 }
 
 // parseFieldReference reads {"fieldPath": "a.b"}; __name__ is allowed.
-func parseFieldReference(raw json.RawMessage, part string) (FieldPath, error) {
+func parseFieldReference(raw json.RawMessage, part string) (value.FieldPath, error) {
 	m, err := object(raw, part, "fieldPath")
 	if err != nil {
 		return nil, err
 	}
 	var s string
 	if json.Unmarshal(m["fieldPath"], &s) != nil {
-		return nil, invalidf("%s.fieldPath must be a string", part)
+		return nil, status.Invalidf("%s.fieldPath must be a string", part)
 	}
-	f, err := parseFieldPath(s)
+	f, err := value.SplitFieldPath(s)
 	if err == nil {
 		err = validQueryField(f)
 	}
 	if err != nil {
-		return nil, invalidf("%s: %v", part, err)
+		return nil, status.Invalidf("%s: %v", part, err)
 	}
 	return f, nil
 }
@@ -331,7 +297,7 @@ func parseFieldReference(raw json.RawMessage, part string) (FieldPath, error) {
 func parseOrderBy(raw json.RawMessage) ([]Order, error) {
 	var list []json.RawMessage
 	if json.Unmarshal(raw, &list) != nil {
-		return nil, invalidf("structuredQuery.orderBy must be an array")
+		return nil, status.Invalidf("structuredQuery.orderBy must be an array")
 	}
 	var out []Order
 	for i, r := range list {
@@ -346,14 +312,14 @@ func parseOrderBy(raw json.RawMessage) ([]Order, error) {
 		}
 		var dir string
 		if d, ok := m["direction"]; ok && json.Unmarshal(d, &dir) != nil {
-			return nil, invalidf("%s.direction must be a string", part)
+			return nil, status.Invalidf("%s.direction must be a string", part)
 		}
 		switch dir {
 		case "", "DIRECTION_UNSPECIFIED", "ASCENDING":
 		case "DESCENDING":
 			o.Descending = true
 		default:
-			return nil, invalidf("%s: unknown direction %q", part, dir)
+			return nil, status.Invalidf("%s: unknown direction %q", part, dir)
 		}
 		out = append(out, o)
 	}

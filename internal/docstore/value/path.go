@@ -1,8 +1,10 @@
-package docstore
+package value
 
 import (
 	"strings"
 	"unicode/utf8"
+
+	"handy/internal/docstore/status"
 )
 
 // Limits on document paths, Firestore's: an id or collection id of at most
@@ -26,19 +28,19 @@ type Path struct{ segments []string }
 func ParsePath(s string) (Path, error) {
 	switch {
 	case s == "":
-		return Path{}, invalidf("path is empty")
+		return Path{}, status.Invalidf("path is empty")
 	case len(s) > MaxPathBytes:
-		return Path{}, invalidf("path %.40q… is longer than %d bytes", s, MaxPathBytes)
+		return Path{}, status.Invalidf("path %.40q… is longer than %d bytes", s, MaxPathBytes)
 	case !utf8.ValidString(s):
-		return Path{}, invalidf("path %q is not valid UTF-8", s)
+		return Path{}, status.Invalidf("path %q is not valid UTF-8", s)
 	case s[0] == '/':
 		// Relative names only: a leading or trailing slash is a mistake in
 		// how the name was built, better reported than silently trimmed.
-		return Path{}, invalidf("path %q must not begin with \"/\"", s)
+		return Path{}, status.Invalidf("path %q must not begin with \"/\"", s)
 	}
 	if strings.HasSuffix(s, "/") {
 		// "users/u1/history/": most likely a document id that came out empty.
-		return Path{}, invalidf("path %q ends with \"/\": its last id is empty", s)
+		return Path{}, status.Invalidf("path %q ends with \"/\": its last id is empty", s)
 	}
 	segs := strings.Split(s, "/")
 	for i, seg := range segs {
@@ -53,7 +55,7 @@ func ParsePath(s string) (Path, error) {
 func ParseDocumentPath(s string) (Path, error) {
 	p, err := ParsePath(s)
 	if err == nil && !p.IsDocument() {
-		return Path{}, invalidf("%s is a collection, not a document", s)
+		return Path{}, status.Invalidf("%s is a collection, not a document", s)
 	}
 	return p, err
 }
@@ -62,7 +64,7 @@ func ParseDocumentPath(s string) (Path, error) {
 func ParseCollectionPath(s string) (Path, error) {
 	p, err := ParsePath(s)
 	if err == nil && !p.IsCollection() {
-		return Path{}, invalidf("%s is a document, not a collection", s)
+		return Path{}, status.Invalidf("%s is a document, not a collection", s)
 	}
 	return p, err
 }
@@ -77,13 +79,13 @@ func validSegment(s string, i int, seg string) error {
 	}
 	switch {
 	case seg == "":
-		return invalidf("path %q: an empty %s is invalid", s, kind)
+		return status.Invalidf("path %q: an empty %s is invalid", s, kind)
 	case len(seg) > MaxSegmentBytes:
-		return invalidf("path %q: a %s is longer than %d bytes", s, kind, MaxSegmentBytes)
+		return status.Invalidf("path %q: a %s is longer than %d bytes", s, kind, MaxSegmentBytes)
 	case seg == "." || seg == "..":
-		return invalidf("path %q: %q is not a valid %s", s, seg, kind)
+		return status.Invalidf("path %q: %q is not a valid %s", s, seg, kind)
 	case reservedName(seg):
-		return invalidf("path %q: %s %q is reserved (it begins and ends with __)", s, kind, seg)
+		return status.Invalidf("path %q: %s %q is reserved (it begins and ends with __)", s, kind, seg)
 	}
 	return nil
 }
@@ -133,13 +135,13 @@ func (p Path) Child(id string) (Path, error) {
 	segs := append(p.segments[:len(p.segments):len(p.segments)], id)
 	s := strings.Join(segs, "/")
 	if len(s) > MaxPathBytes {
-		return Path{}, invalidf("path %.40q… is longer than %d bytes", s, MaxPathBytes)
+		return Path{}, status.Invalidf("path %.40q… is longer than %d bytes", s, MaxPathBytes)
 	}
 	if !utf8.ValidString(id) {
-		return Path{}, invalidf("path %q is not valid UTF-8", s)
+		return Path{}, status.Invalidf("path %q is not valid UTF-8", s)
 	}
 	if strings.Contains(id, "/") {
-		return Path{}, invalidf("path %q: id %q contains \"/\"", s, id)
+		return Path{}, status.Invalidf("path %q: id %q contains \"/\"", s, id)
 	}
 	if err := validSegment(s, len(segs)-1, id); err != nil {
 		return Path{}, err

@@ -1,4 +1,4 @@
-package docstore
+package value
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"handy/internal/docstore/status"
 )
 
 // identical reports whether a and b are the same value bit for bit: doubles
@@ -118,7 +120,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 
 	for _, tt := range tests {
-		got, err := DecodeValue([]byte(tt.json))
+		got, err := Decode([]byte(tt.json))
 		if err != nil {
 			t.Errorf("DecodeValue(%s): %v", tt.json, err)
 			continue
@@ -145,7 +147,7 @@ func TestRoundTripBits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := DecodeValue(enc)
+		got, err := Decode(enc)
 		if err != nil {
 			t.Fatalf("DecodeValue(%s): %v", enc, err)
 		}
@@ -178,7 +180,7 @@ func TestDecodeAccepts(t *testing.T) {
 		{`{"mapValue":{"fields":{"b":{"nullValue":null},"a":{"nullValue":null}}}}`, `{"mapValue":{"fields":{"a":{"nullValue":null},"b":{"nullValue":null}}}}`},
 	}
 	for _, tt := range tests {
-		v, err := DecodeValue([]byte(tt.in))
+		v, err := Decode([]byte(tt.in))
 		if err != nil {
 			t.Errorf("DecodeValue(%s): %v", tt.in, err)
 			continue
@@ -269,17 +271,17 @@ func TestDecodeErrors(t *testing.T) {
 		{nested(5000, `{"nullValue":null}`), `field "a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a": more than 20 levels of nesting`},
 	}
 	for _, tt := range tests {
-		_, err := DecodeValue([]byte(tt.in))
+		_, err := Decode([]byte(tt.in))
 		if err == nil {
 			t.Errorf("DecodeValue(%.80s) succeeded, want %q", tt.in, tt.msg)
 			continue
 		}
-		if err.Error() != tt.msg || !errors.Is(err, ErrInvalidArgument) {
+		if err.Error() != tt.msg || !errors.Is(err, status.ErrInvalidArgument) {
 			t.Errorf("DecodeValue(%.80s) = %q, want %q (invalid-argument)", tt.in, err, tt.msg)
 		}
 	}
 	// The deepest allowed value: 20 levels.
-	if _, err := DecodeValue([]byte(nested(19, `{"nullValue":null}`))); err != nil {
+	if _, err := Decode([]byte(nested(19, `{"nullValue":null}`))); err != nil {
 		t.Errorf("20 levels: %v", err)
 	}
 }

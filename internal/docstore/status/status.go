@@ -1,4 +1,4 @@
-package docstore
+package status
 
 import (
 	"errors"
@@ -37,6 +37,6 @@ func (e *Error) Error() string { return e.Message }
 func (e *Error) Unwrap() error { return e.Code }
 
 // invalidf builds an invalid-argument Error with a formatted public message.
-func invalidf(format string, args ...any) error {
+func Invalidf(format string, args ...any) error {
 	return &Error{Code: ErrInvalidArgument, Message: fmt.Sprintf(format, args...)}
 }

@@ -1,10 +1,12 @@
-package docstore
+package value
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"handy/internal/docstore/status"
 )
 
 // Kind is a value's type, in Firestore's cross-type order (Integer and Double compare as numbers).
@@ -156,7 +158,7 @@ func formatPath(p []pathElem) string {
 func pathError(path []pathElem, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	if len(path) == 0 {
-		return invalidf("%s", msg)
+		return status.Invalidf("%s", msg)
 	}
-	return invalidf("field %q: %s", formatPath(path), msg)
+	return status.Invalidf("field %q: %s", formatPath(path), msg)
 }

@@ -1,10 +1,12 @@
-package docstore
+package value
 
 import (
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
+
+	"handy/internal/docstore/status"
 )
 
 func TestValidFieldName(t *testing.T) {
@@ -43,7 +45,7 @@ func TestValidFieldName(t *testing.T) {
 			}
 			continue
 		}
-		if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.Is(err, ErrInvalidArgument) {
+		if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.Is(err, status.ErrInvalidArgument) {
 			t.Errorf("ValidFieldName(%.20q) = %v, want invalid-argument containing %q", tt.name, err, tt.wantErr)
 		}
 	}
@@ -92,7 +94,7 @@ func TestParseFieldPath(t *testing.T) {
 	for _, tt := range tests {
 		got, err := ParseFieldPath(tt.in)
 		if tt.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.Is(err, ErrInvalidArgument) {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.Is(err, status.ErrInvalidArgument) {
 				t.Errorf("ParseFieldPath(%q) = %v, %v; want invalid-argument containing %q", tt.in, got, err, tt.wantErr)
 			}
 			continue
@@ -132,8 +134,8 @@ func FuzzParseFieldPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := ParseFieldPath(s)
 		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) || !errors.Is(err, ErrInvalidArgument) {
+			var e *status.Error
+			if !errors.As(err, &e) || !errors.Is(err, status.ErrInvalidArgument) {
 				t.Fatalf("ParseFieldPath(%q) error %v is not an invalid-argument Error", s, err)
 			}
 			return

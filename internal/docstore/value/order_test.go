@@ -1,4 +1,4 @@
-package docstore
+package value
 
 import (
 	"bytes"
@@ -205,7 +205,7 @@ func TestCompareProperties(t *testing.T) {
 		if err != nil {
 			t.Fatalf("MarshalJSON(%#v): %v", vals[i], err)
 		}
-		got, err := DecodeValue(enc)
+		got, err := Decode(enc)
 		if err != nil || !identical(got, vals[i]) && !(Equal(got, vals[i]) && hasNaN(vals[i])) {
 			t.Fatalf("round trip of %#v via %s = %#v, %v", vals[i], enc, got, err)
 		}

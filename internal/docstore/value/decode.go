@@ -1,4 +1,4 @@
-package docstore
+package value
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"handy/internal/docstore/status"
 )
 
 // DecodeValue decodes one value in Firestore REST v1 JSON ({"integerValue":"12"}).
@@ -30,7 +32,7 @@ import (
 //
 // Decoding streams tokens and never descends past MaxDepth+1 levels, so time
 // and memory stay proportional to the input whatever it holds.
-func DecodeValue(raw []byte) (Value, error) {
+func Decode(raw []byte) (Value, error) {
 	d, err := newDecoder(raw)
 	if err != nil {
 		return Value{}, err
@@ -66,7 +68,7 @@ func newDecoder(raw []byte) (*decoder, error) {
 	// encoding/json silently turns invalid UTF-8 and lone surrogate escapes
 	// into U+FFFD; Firestore rejects them, and so must we for exact round trips.
 	if !utf8.Valid(raw) {
-		return nil, invalidf("invalid JSON: not valid UTF-8")
+		return nil, status.Invalidf("invalid JSON: not valid UTF-8")
 	}
 	if err := checkSurrogates(raw); err != nil {
 		return nil, err
@@ -95,14 +97,14 @@ func checkSurrogates(raw []byte) error {
 		i += 4
 		switch {
 		case 0xDC00 <= r && r <= 0xDFFF:
-			return invalidf("invalid JSON: lone surrogate \\u%04X in a string", r)
+			return status.Invalidf("invalid JSON: lone surrogate \\u%04X in a string", r)
 		case 0xD800 <= r && r <= 0xDBFF:
 			lo, ok := rune(0), false
 			if i+6 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
 				lo, ok = hex4(raw[i+3:])
 			}
 			if !ok || lo < 0xDC00 || lo > 0xDFFF {
-				return invalidf("invalid JSON: lone surrogate \\u%04X in a string", r)
+				return status.Invalidf("invalid JSON: lone surrogate \\u%04X in a string", r)
 			}
 			i += 6
 		}
@@ -132,19 +134,19 @@ func (d *decoder) token() (json.Token, error) {
 		return t, nil
 	}
 	if errors.Is(err, io.EOF) {
-		return nil, invalidf("invalid JSON: unexpected end of input")
+		return nil, status.Invalidf("invalid JSON: unexpected end of input")
 	}
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) {
-		return nil, invalidf("invalid JSON at byte %d: %s", syn.Offset, syn.Error())
+		return nil, status.Invalidf("invalid JSON at byte %d: %s", syn.Offset, syn.Error())
 	}
-	return nil, invalidf("invalid JSON: %s", err.Error())
+	return nil, status.Invalidf("invalid JSON: %s", err.Error())
 }
 
 // end checks that nothing follows the top-level value.
 func (d *decoder) end() error {
 	if _, err := d.dec.Token(); !errors.Is(err, io.EOF) {
-		return invalidf("invalid JSON: unexpected data after the value")
+		return status.Invalidf("invalid JSON: unexpected data after the value")
 	}
 	return nil
 }
@@ -240,7 +242,7 @@ func (d *decoder) payload(key string, depth int) (Value, error) {
 		if !ok {
 			return Value{}, d.fail("timestampValue must be an RFC 3339 string, not %s", describe(t))
 		}
-		tm, err := parseTimestamp(s)
+		tm, err := ParseTimestamp(s)
 		if err != nil {
 			return Value{}, d.fail("timestampValue %q: %s", s, err.Error())
 		}
@@ -311,9 +313,9 @@ func (d *decoder) double(what string, t json.Token) (float64, error) {
 	return 0, d.fail("%s must be a number, not %s", what, describe(t))
 }
 
-// parseTimestamp reads RFC 3339 with at most 9 fractional digits and keeps
+// ParseTimestamp reads RFC 3339 with at most 9 fractional digits and keeps
 // microseconds, rounding down as Firestore does.
-func parseTimestamp(s string) (time.Time, error) {
+func ParseTimestamp(s string) (time.Time, error) {
 	if dot := strings.IndexByte(s, '.'); dot >= 0 {
 		n := len(s[dot+1:]) - len(strings.TrimLeft(s[dot+1:], "0123456789"))
 		if n == 0 || n > 9 {

@@ -1,8 +1,10 @@
-package docstore
+package query
 
 import (
 	"math"
 	"slices"
+
+	"handy/internal/docstore/value"
 )
 
 // Run is the reference evaluator: it answers q over docs the slow, obvious
@@ -60,9 +62,9 @@ import (
 //     Limit, still in the query's order. Cursors apply before the limit.
 //
 // The result is a new slice in query order; its Docs share Fields with docs.
-func Run(q Query, docs []Doc) []Doc {
+func Run(q Query, docs []value.Doc) []value.Doc {
 	orders := q.Normalized()
-	var out []Doc
+	var out []value.Doc
 	for _, d := range docs {
 		if d.Path.IsDocument() && d.Path.Parent().Equal(q.Parent) &&
 			matchesAll(q.Where, d) && hasOrderFields(orders, d) &&
@@ -70,7 +72,7 @@ func Run(q Query, docs []Doc) []Doc {
 			out = append(out, d)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Doc) int { return compareDocs(orders, a, b) })
+	slices.SortStableFunc(out, func(a, b value.Doc) int { return compareDocs(orders, a, b) })
 	if q.Limit > 0 && len(out) > q.Limit {
 		if q.LimitToLast {
 			out = out[len(out)-q.Limit:]
@@ -81,7 +83,7 @@ func Run(q Query, docs []Doc) []Doc {
 	return out
 }
 
-func matchesAll(where []Filter, d Doc) bool {
+func matchesAll(where []Filter, d value.Doc) bool {
 	for _, f := range where {
 		if !matches(f, d) {
 			return false
@@ -91,8 +93,8 @@ func matchesAll(where []Filter, d Doc) bool {
 }
 
 // matches evaluates one filter, as Run's documentation says.
-func matches(f Filter, d Doc) bool {
-	if f.Field.isName() {
+func matches(f Filter, d value.Doc) bool {
+	if f.Field.IsName() {
 		return matchesName(f, d.Path)
 	}
 	v, ok := f.Field.Get(d.Fields)
@@ -101,18 +103,18 @@ func matches(f Filter, d Doc) bool {
 	}
 	switch f.Op {
 	case OpEqual, OpLessThan, OpLessThanOrEqual, OpGreaterThan, OpGreaterThanOrEqual:
-		return typeClass(v.Kind) == typeClass(f.Value.Kind) && holds(f.Op, Compare(v, f.Value))
+		return typeClass(v.Kind) == typeClass(f.Value.Kind) && holds(f.Op, value.Compare(v, f.Value))
 	case OpNotEqual:
-		return v.Kind != Null && !Equal(v, f.Value)
+		return v.Kind != value.Null && !value.Equal(v, f.Value)
 	case OpIn:
 		return containsMatchable(f.Value.Array, v)
 	case OpNotIn:
-		return v.Kind != Null && !slices.ContainsFunc(f.Value.Array, isNull) &&
-			!slices.ContainsFunc(f.Value.Array, func(e Value) bool { return Equal(e, v) })
+		return v.Kind != value.Null && !slices.ContainsFunc(f.Value.Array, isNull) &&
+			!slices.ContainsFunc(f.Value.Array, func(e value.Value) bool { return value.Equal(e, v) })
 	case OpArrayContains:
-		return v.Kind == Array && containsMatchable([]Value{f.Value}, v.Array...)
+		return v.Kind == value.Array && containsMatchable([]value.Value{f.Value}, v.Array...)
 	case OpArrayContainsAny:
-		return v.Kind == Array && containsMatchable(f.Value.Array, v.Array...)
+		return v.Kind == value.Array && containsMatchable(f.Value.Array, v.Array...)
 	}
 	return false
 }
@@ -120,13 +122,13 @@ func matches(f Filter, d Doc) bool {
 // containsMatchable reports whether one of candidates equals an element of
 // list that can match at all: null and NaN operands of IN and the array
 // operators match nothing (see Run).
-func containsMatchable(list []Value, candidates ...Value) bool {
+func containsMatchable(list []value.Value, candidates ...value.Value) bool {
 	for _, e := range list {
-		if isNull(e) || isNaN(e) {
+		if !Matchable(e) {
 			continue
 		}
 		for _, c := range candidates {
-			if Equal(e, c) {
+			if value.Equal(e, c) {
 				return true
 			}
 		}
@@ -134,16 +136,16 @@ func containsMatchable(list []Value, candidates ...Value) bool {
 	return false
 }
 
-func matchesName(f Filter, p Path) bool {
+func matchesName(f Filter, p value.Path) bool {
 	switch f.Op {
 	case OpIn:
-		return slices.ContainsFunc(f.Value.Array, func(e Value) bool { return p.Equal(namePath(e)) })
+		return slices.ContainsFunc(f.Value.Array, func(e value.Value) bool { return p.Equal(NamePath(e)) })
 	case OpNotIn:
-		return !slices.ContainsFunc(f.Value.Array, func(e Value) bool { return p.Equal(namePath(e)) })
+		return !slices.ContainsFunc(f.Value.Array, func(e value.Value) bool { return p.Equal(NamePath(e)) })
 	case OpNotEqual:
-		return !p.Equal(namePath(f.Value))
+		return !p.Equal(NamePath(f.Value))
 	}
-	return holds(f.Op, p.Compare(namePath(f.Value)))
+	return holds(f.Op, p.Compare(NamePath(f.Value)))
 }
 
 // holds reports whether a comparison result c (value against operand)
@@ -165,28 +167,32 @@ func holds(op Op, c int) bool {
 }
 
 // typeClass merges the two number kinds, which filters treat as one type.
-func typeClass(k Kind) Kind {
-	if k == Integer {
-		return Double
+func typeClass(k value.Kind) value.Kind {
+	if k == value.Integer {
+		return value.Double
 	}
 	return k
 }
 
-func isNull(v Value) bool { return v.Kind == Null }
-func isNaN(v Value) bool  { return v.Kind == Double && math.IsNaN(v.Double) }
+func isNull(v value.Value) bool { return v.Kind == value.Null }
+func isNaN(v value.Value) bool  { return v.Kind == value.Double && math.IsNaN(v.Double) }
 
-// namePath reads back a path that Validate has checked.
-func namePath(v Value) Path {
-	p, err := ParseDocumentPath(v.Str)
+// Matchable reports whether an operand of IN or of an array operator can match: null and NaN
+// operands match nothing.
+func Matchable(v value.Value) bool { return !isNull(v) && !isNaN(v) }
+
+// NamePath reads back the path of a __name__ operand that Validate has checked.
+func NamePath(v value.Value) value.Path {
+	p, err := value.ParseDocumentPath(v.Str)
 	if err != nil {
 		panic("docstore: Run needs a validated query: " + err.Error())
 	}
 	return p
 }
 
-func hasOrderFields(orders []Order, d Doc) bool {
+func hasOrderFields(orders []Order, d value.Doc) bool {
 	for _, o := range orders {
-		if !o.Field.isName() {
+		if !o.Field.IsName() {
 			if _, ok := o.Field.Get(d.Fields); !ok {
 				return false
 			}
@@ -196,15 +202,15 @@ func hasOrderFields(orders []Order, d Doc) bool {
 }
 
 // compareDocs orders two documents by the normalized ordering.
-func compareDocs(orders []Order, a, b Doc) int {
+func compareDocs(orders []Order, a, b value.Doc) int {
 	for _, o := range orders {
 		var c int
-		if o.Field.isName() {
+		if o.Field.IsName() {
 			c = a.Path.Compare(b.Path)
 		} else {
 			va, _ := o.Field.Get(a.Fields)
 			vb, _ := o.Field.Get(b.Fields)
-			c = Compare(va, vb)
+			c = value.Compare(va, vb)
 		}
 		if o.Descending {
 			c = -c
@@ -218,15 +224,15 @@ func compareDocs(orders []Order, a, b Doc) int {
 
 // compareToCursor compares a document with a cursor position over the
 // cursor's prefix of the ordering: < 0 when the document sorts before it.
-func compareToCursor(c *Cursor, orders []Order, d Doc) int {
+func compareToCursor(c *Cursor, orders []Order, d value.Doc) int {
 	for i, cv := range c.Values {
 		o := orders[i]
 		var cmp int
-		if o.Field.isName() {
-			cmp = d.Path.Compare(namePath(cv))
+		if o.Field.IsName() {
+			cmp = d.Path.Compare(NamePath(cv))
 		} else {
 			v, _ := o.Field.Get(d.Fields)
-			cmp = Compare(v, cv)
+			cmp = value.Compare(v, cv)
 		}
 		if o.Descending {
 			cmp = -cmp
@@ -238,7 +244,7 @@ func compareToCursor(c *Cursor, orders []Order, d Doc) int {
 	return 0
 }
 
-func afterStart(c *Cursor, orders []Order, d Doc) bool {
+func afterStart(c *Cursor, orders []Order, d value.Doc) bool {
 	if c == nil {
 		return true
 	}
@@ -246,7 +252,7 @@ func afterStart(c *Cursor, orders []Order, d Doc) bool {
 	return cmp > 0 || cmp == 0 && c.Before
 }
 
-func beforeEnd(c *Cursor, orders []Order, d Doc) bool {
+func beforeEnd(c *Cursor, orders []Order, d value.Doc) bool {
 	if c == nil {
 		return true
 	}

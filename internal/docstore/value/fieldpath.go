@@ -1,10 +1,12 @@
-package docstore
+package value
 
 import (
 	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"handy/internal/docstore/status"
 )
 
 // MaxFieldNameBytes is Firestore's limit on one field name.
@@ -12,7 +14,7 @@ const MaxFieldNameBytes = 1500
 
 // nameField is Firestore's document-name pseudo field. It is valid only in
 // queries (filters, orderBy, cursors), never in written data or masks.
-const nameField = "__name__"
+const NameField = "__name__"
 
 // FieldPath is a path to a value inside a document: one field name per map
 // level. Each segment is a valid field name (see ValidFieldName).
@@ -30,16 +32,16 @@ type FieldPath []string
 func ValidFieldName(name string) error {
 	switch {
 	case name == "":
-		return invalidf("field name is empty")
+		return status.Invalidf("field name is empty")
 	case len(name) > MaxFieldNameBytes:
-		return invalidf("field name %.40q… is longer than %d bytes", name, MaxFieldNameBytes)
+		return status.Invalidf("field name %.40q… is longer than %d bytes", name, MaxFieldNameBytes)
 	case !utf8.ValidString(name):
-		return invalidf("field name %q is not valid UTF-8", name)
+		return status.Invalidf("field name %q is not valid UTF-8", name)
 	case reservedName(name):
-		return invalidf("field name %q is reserved (it begins and ends with __)", name)
+		return status.Invalidf("field name %q is reserved (it begins and ends with __)", name)
 	}
 	if i := strings.IndexAny(name, "~*/[]"); i >= 0 {
-		return invalidf("field name %q contains %q", name, name[i])
+		return status.Invalidf("field name %q contains %q", name, name[i])
 	}
 	return nil
 }
@@ -50,13 +52,13 @@ func ValidFieldName(name string) error {
 // (`odd.name`.c, `back\`tick`). Every segment must be a valid field name, so
 // __name__ is refused here; queries accept it through their own parser.
 func ParseFieldPath(s string) (FieldPath, error) {
-	f, err := parseFieldPath(s)
+	f, err := SplitFieldPath(s)
 	if err != nil {
 		return nil, err
 	}
 	for _, seg := range f {
 		if err := ValidFieldName(seg); err != nil {
-			return nil, invalidf("field path %q: %v", s, err)
+			return nil, status.Invalidf("field path %q: %v", s, err)
 		}
 	}
 	return f, nil
@@ -64,9 +66,9 @@ func ParseFieldPath(s string) (FieldPath, error) {
 
 // parseFieldPath splits s into segments by the syntax alone; names are not
 // validated, which lets queries recognise __name__.
-func parseFieldPath(s string) (FieldPath, error) {
+func SplitFieldPath(s string) (FieldPath, error) {
 	if s == "" {
-		return nil, invalidf("field path is empty")
+		return nil, status.Invalidf("field path is empty")
 	}
 	var f FieldPath
 	for i := 0; ; {
@@ -77,21 +79,21 @@ func parseFieldPath(s string) (FieldPath, error) {
 			for ; j < len(s) && s[j] != '`'; j++ {
 				if s[j] == '\\' {
 					if j+1 == len(s) || s[j+1] != '`' && s[j+1] != '\\' {
-						return nil, invalidf("field path %q: only \\` and \\\\ may follow \\ in a back-quoted name", s)
+						return nil, status.Invalidf("field path %q: only \\` and \\\\ may follow \\ in a back-quoted name", s)
 					}
 					j++
 				}
 				b.WriteByte(s[j])
 			}
 			if j == len(s) {
-				return nil, invalidf("field path %q has an unterminated back-quoted name", s)
+				return nil, status.Invalidf("field path %q has an unterminated back-quoted name", s)
 			}
 			seg, i = b.String(), j+1
 			if seg == "" {
-				return nil, invalidf("field path %q has an empty segment", s)
+				return nil, status.Invalidf("field path %q has an empty segment", s)
 			}
 			if i < len(s) && s[i] != '.' {
-				return nil, invalidf("field path %q: a back-quoted name must be followed by \".\" or the end", s)
+				return nil, status.Invalidf("field path %q: a back-quoted name must be followed by \".\" or the end", s)
 			}
 		} else {
 			j := i
@@ -100,14 +102,14 @@ func parseFieldPath(s string) (FieldPath, error) {
 			}
 			seg, i = s[i:j], j
 			if seg == "" {
-				return nil, invalidf("field path %q has an empty segment", s)
+				return nil, status.Invalidf("field path %q has an empty segment", s)
 			}
 			if !simpleName(seg) {
 				// The spec's own rule names the fault better than the syntax does.
 				if err := ValidFieldName(seg); err != nil {
-					return nil, invalidf("field path %q: %v", s, err)
+					return nil, status.Invalidf("field path %q: %v", s, err)
 				}
-				return nil, invalidf("field path %q: %q must be back-quoted (only letters, digits and _ may stand bare)", s, seg)
+				return nil, status.Invalidf("field path %q: %q must be back-quoted (only letters, digits and _ may stand bare)", s, seg)
 			}
 		}
 		f = append(f, seg)
@@ -116,7 +118,7 @@ func parseFieldPath(s string) (FieldPath, error) {
 		}
 		i++ // the dot
 		if i == len(s) {
-			return nil, invalidf("field path %q has an empty segment", s)
+			return nil, status.Invalidf("field path %q has an empty segment", s)
 		}
 	}
 }
@@ -166,7 +168,7 @@ func (f FieldPath) Compare(g FieldPath) int { return slices.Compare(f, g) }
 func (f FieldPath) Equal(g FieldPath) bool { return slices.Equal(f, g) }
 
 // isName reports whether f is the document-name pseudo field __name__.
-func (f FieldPath) isName() bool { return len(f) == 1 && f[0] == nameField }
+func (f FieldPath) IsName() bool { return len(f) == 1 && f[0] == NameField }
 
 // Get returns the value at f, and whether there is one: every step but the
 // last must be a map holding the next name.

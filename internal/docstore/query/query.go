@@ -1,9 +1,11 @@
-package docstore
+package query
 
 import (
 	"math"
 	"slices"
-	"time"
+
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
 )
 
 // Op is a filter's operator, named as in Firestore REST v1's FieldFilter.
@@ -57,7 +59,7 @@ func (op Op) Inequality() bool {
 }
 
 // takesArray reports whether op's value is a list of values to test against.
-func (op Op) takesArray() bool { return op == OpIn || op == OpNotIn || op == OpArrayContainsAny }
+func (op Op) TakesArray() bool { return op == OpIn || op == OpNotIn || op == OpArrayContainsAny }
 
 // Filter is one field filter; a query's filters are ANDed (a composite AND
 // flattens to a []Filter). For the __name__ pseudo field the value is a
@@ -65,14 +67,14 @@ func (op Op) takesArray() bool { return op == OpIn || op == OpNotIn || op == OpA
 // and NOT_IN an Array of them: we have no reference type, and Run compares
 // such paths as paths, not as strings.
 type Filter struct {
-	Field FieldPath
+	Field value.FieldPath
 	Op    Op
-	Value Value
+	Value value.Value
 }
 
 // Order is one ordering: by Field, ascending unless Descending.
 type Order struct {
-	Field      FieldPath
+	Field      value.FieldPath
 	Descending bool
 }
 
@@ -83,28 +85,19 @@ type Order struct {
 // startAfter, EndAt{Before: true} is endBefore and EndAt{Before: false} is
 // endAt (inclusive). A __name__ position holds a path as Filter values do.
 type Cursor struct {
-	Values []Value
+	Values []value.Value
 	Before bool
 }
 
 // Query is a validated query over one collection.
 type Query struct {
-	Parent      Path     // the collection: users/u1/history
-	Where       []Filter // ANDed
-	OrderBy     []Order  // as given; Normalized adds Firestore's implicit ones
-	Limit       int      // 0: none
-	LimitToLast bool     // Limit counts from the end (our addition); needs OrderBy
+	Parent      value.Path // the collection: users/u1/history
+	Where       []Filter   // ANDed
+	OrderBy     []Order    // as given; Normalized adds Firestore's implicit ones
+	Limit       int        // 0: none
+	LimitToLast bool       // Limit counts from the end (our addition); needs OrderBy
 	StartAt     *Cursor
 	EndAt       *Cursor
-}
-
-// Doc is a stored document as queries see it.
-type Doc struct {
-	Path       Path
-	Fields     Fields
-	CreateTime time.Time
-	UpdateTime time.Time
-	Version    int64 // store-wide, increasing with every write
 }
 
 // Normalized returns the ordering a query really has, by Firestore's rules:
@@ -116,24 +109,24 @@ type Doc struct {
 func (q Query) Normalized() []Order {
 	out := slices.Clone(q.OrderBy)
 	desc := len(out) > 0 && out[len(out)-1].Descending
-	var implicit []FieldPath
+	var implicit []value.FieldPath
 	for _, f := range q.Where {
-		if f.Op.Inequality() && !f.Field.isName() && !ordered(out, f.Field) &&
+		if f.Op.Inequality() && !f.Field.IsName() && !ordered(out, f.Field) &&
 			!slices.ContainsFunc(implicit, f.Field.Equal) {
 			implicit = append(implicit, f.Field)
 		}
 	}
-	slices.SortFunc(implicit, FieldPath.Compare)
+	slices.SortFunc(implicit, value.FieldPath.Compare)
 	for _, f := range implicit {
 		out = append(out, Order{Field: f, Descending: desc})
 	}
-	if !ordered(out, FieldPath{nameField}) {
-		out = append(out, Order{Field: FieldPath{nameField}, Descending: desc})
+	if !ordered(out, value.FieldPath{value.NameField}) {
+		out = append(out, Order{Field: value.FieldPath{value.NameField}, Descending: desc})
 	}
 	return out
 }
 
-func ordered(orders []Order, f FieldPath) bool {
+func ordered(orders []Order, f value.FieldPath) bool {
 	return slices.ContainsFunc(orders, func(o Order) bool { return o.Field.Equal(f) })
 }
 
@@ -142,31 +135,31 @@ func ordered(orders []Order, f FieldPath) bool {
 // Each failure is invalid-argument and names the offending part.
 func (q Query) Validate() error {
 	if !q.Parent.IsCollection() {
-		return invalidf("query parent %q is not a collection", q.Parent.String())
+		return status.Invalidf("query parent %q is not a collection", q.Parent.String())
 	}
 	if n := len(q.Where) + len(q.OrderBy) + min(q.Parent.Len()-1, 1); n > MaxQueryClauses {
-		return invalidf("query has %d filters and orderings (with its parent), more than %d", n, MaxQueryClauses)
+		return status.Invalidf("query has %d filters and orderings (with its parent), more than %d", n, MaxQueryClauses)
 	}
 	if err := validateFilters(q.Where); err != nil {
 		return err
 	}
 	for i, o := range q.OrderBy {
 		if err := validQueryField(o.Field); err != nil {
-			return invalidf("orderBy[%d]: %v", i, err)
+			return status.Invalidf("orderBy[%d]: %v", i, err)
 		}
 		if ordered(q.OrderBy[:i], o.Field) {
-			return invalidf("orderBy[%d]: %q is ordered twice", i, o.Field.String())
+			return status.Invalidf("orderBy[%d]: %q is ordered twice", i, o.Field.String())
 		}
 	}
 	switch {
 	case q.Limit < 0:
-		return invalidf("limit %d is negative", q.Limit)
+		return status.Invalidf("limit %d is negative", q.Limit)
 	case q.Limit > MaxLimit:
-		return invalidf("limit %d is more than %d", q.Limit, MaxLimit)
+		return status.Invalidf("limit %d is more than %d", q.Limit, MaxLimit)
 	case q.LimitToLast && len(q.OrderBy) == 0:
-		return invalidf("limitToLast needs an orderBy")
+		return status.Invalidf("limitToLast needs an orderBy")
 	case q.LimitToLast && q.Limit == 0:
-		return invalidf("limitToLast needs a limit")
+		return status.Invalidf("limitToLast needs a limit")
 	}
 	norm := q.Normalized()
 	for _, c := range []struct {
@@ -178,15 +171,15 @@ func (q Query) Validate() error {
 		}
 		switch {
 		case len(c.cur.Values) == 0:
-			return invalidf("%s has no values", c.name)
+			return status.Invalidf("%s has no values", c.name)
 		case len(c.cur.Values) > len(norm):
-			return invalidf("%s has %d values, more than the %d orderings of the query (%s)",
-				c.name, len(c.cur.Values), len(norm), describeOrders(norm))
+			return status.Invalidf("%s has %d values, more than the %d orderings of the query (%s)",
+				c.name, len(c.cur.Values), len(norm), DescribeOrders(norm))
 		}
 		for i, v := range c.cur.Values {
-			if norm[i].Field.isName() {
+			if norm[i].Field.IsName() {
 				if err := validNameValue(v); err != nil {
-					return invalidf("%s.values[%d] (for __name__): %v", c.name, i, err)
+					return status.Invalidf("%s.values[%d] (for __name__): %v", c.name, i, err)
 				}
 			}
 		}
@@ -200,7 +193,7 @@ func validateFilters(where []Filter) error {
 	disjunctions := 1
 	for i, f := range where {
 		if err := validateFilter(f); err != nil {
-			return invalidf("where[%d] (%s on %q): %v", i, f.Op, f.Field.String(), err)
+			return status.Invalidf("where[%d] (%s on %q): %v", i, f.Op, f.Field.String(), err)
 		}
 		switch f.Op {
 		case OpNotEqual:
@@ -217,18 +210,18 @@ func validateFilters(where []Filter) error {
 			disjunctions *= len(f.Value.Array)
 		}
 		if disjunctions > MaxDisjunctions {
-			return invalidf("where: the IN and ARRAY_CONTAINS_ANY filters make more than %d disjunctions", MaxDisjunctions)
+			return status.Invalidf("where: the IN and ARRAY_CONTAINS_ANY filters make more than %d disjunctions", MaxDisjunctions)
 		}
 	}
 	switch {
 	case notEqual+notIn > 1:
-		return invalidf("where: at most one NOT_EQUAL, NOT_IN, IS_NOT_NULL or IS_NOT_NAN filter per query")
+		return status.Invalidf("where: at most one NOT_EQUAL, NOT_IN, IS_NOT_NULL or IS_NOT_NAN filter per query")
 	case notIn > 0 && in+arrayContainsAny > 0:
-		return invalidf("where: NOT_IN cannot be combined with IN or ARRAY_CONTAINS_ANY")
+		return status.Invalidf("where: NOT_IN cannot be combined with IN or ARRAY_CONTAINS_ANY")
 	case arrayContains > 1:
-		return invalidf("where: at most one ARRAY_CONTAINS filter per query")
+		return status.Invalidf("where: at most one ARRAY_CONTAINS filter per query")
 	case arrayContains > 0 && arrayContainsAny > 0:
-		return invalidf("where: ARRAY_CONTAINS cannot be combined with ARRAY_CONTAINS_ANY")
+		return status.Invalidf("where: ARRAY_CONTAINS cannot be combined with ARRAY_CONTAINS_ANY")
 	}
 	return nil
 }
@@ -236,25 +229,25 @@ func validateFilters(where []Filter) error {
 // validateFilter checks one filter alone.
 func validateFilter(f Filter) error {
 	if !f.Op.valid() {
-		return invalidf("unknown operator %q", string(f.Op))
+		return status.Invalidf("unknown operator %q", string(f.Op))
 	}
 	if err := validQueryField(f.Field); err != nil {
 		return err
 	}
-	if f.Op.takesArray() {
-		if f.Value.Kind != Array || len(f.Value.Array) == 0 {
-			return invalidf("%s needs a non-empty array value", f.Op)
+	if f.Op.TakesArray() {
+		if f.Value.Kind != value.Array || len(f.Value.Array) == 0 {
+			return status.Invalidf("%s needs a non-empty array value", f.Op)
 		}
 		if limit := maxValues(f.Op); len(f.Value.Array) > limit {
-			return invalidf("%s takes at most %d values, not %d", f.Op, limit, len(f.Value.Array))
+			return status.Invalidf("%s takes at most %d values, not %d", f.Op, limit, len(f.Value.Array))
 		}
 	}
-	if !f.Field.isName() {
+	if !f.Field.IsName() {
 		return nil
 	}
 	switch f.Op {
 	case OpArrayContains, OpArrayContainsAny:
-		return invalidf("%s does not apply to __name__", f.Op)
+		return status.Invalidf("%s does not apply to __name__", f.Op)
 	case OpIn, OpNotIn:
 		for _, v := range f.Value.Array {
 			if err := validNameValue(v); err != nil {
@@ -275,16 +268,16 @@ func maxValues(op Op) int {
 
 // validQueryField checks a field of a filter or ordering: a valid field
 // path, or the document name __name__.
-func validQueryField(f FieldPath) error {
+func validQueryField(f value.FieldPath) error {
 	if len(f) == 0 {
-		return invalidf("field path is empty")
+		return status.Invalidf("field path is empty")
 	}
-	if f.isName() {
+	if f.IsName() {
 		return nil
 	}
 	for _, seg := range f {
-		if err := ValidFieldName(seg); err != nil {
-			return invalidf("field path %q: %v", f.String(), err)
+		if err := value.ValidFieldName(seg); err != nil {
+			return status.Invalidf("field path %q: %v", f.String(), err)
 		}
 	}
 	return nil
@@ -292,18 +285,18 @@ func validQueryField(f FieldPath) error {
 
 // validNameValue checks a value standing for a document name: a String
 // holding a document path.
-func validNameValue(v Value) error {
-	if v.Kind != String {
-		return invalidf("__name__ is compared with a document path, not %s", v.Kind)
+func validNameValue(v value.Value) error {
+	if v.Kind != value.String {
+		return status.Invalidf("__name__ is compared with a document path, not %s", v.Kind)
 	}
-	if _, err := ParseDocumentPath(v.Str); err != nil {
+	if _, err := value.ParseDocumentPath(v.Str); err != nil {
 		return err
 	}
 	return nil
 }
 
 // describeOrders renders an ordering for messages: "a, __name__ DESC".
-func describeOrders(orders []Order) string {
+func DescribeOrders(orders []Order) string {
 	s := ""
 	for i, o := range orders {
 		if i > 0 {

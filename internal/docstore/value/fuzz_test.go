@@ -1,9 +1,11 @@
-package docstore
+package value
 
 import (
 	"bytes"
 	"errors"
 	"testing"
+
+	"handy/internal/docstore/status"
 )
 
 // FuzzDecodeValue checks that DecodeValue never panics, fails only with
@@ -29,9 +31,9 @@ func FuzzDecodeValue(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		v, err := DecodeValue(raw)
+		v, err := Decode(raw)
 		if err != nil {
-			if !errors.Is(err, ErrInvalidArgument) {
+			if !errors.Is(err, status.ErrInvalidArgument) {
 				t.Fatalf("error without invalid-argument: %v", err)
 			}
 			return
@@ -40,7 +42,7 @@ func FuzzDecodeValue(f *testing.F) {
 		if err != nil {
 			t.Fatalf("accepted %q but cannot encode it: %v", raw, err)
 		}
-		w, err := DecodeValue(enc)
+		w, err := Decode(enc)
 		if err != nil {
 			t.Fatalf("re-decoding %s: %v", enc, err)
 		}

@@ -1,9 +1,11 @@
-package docstore
+package value
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	"handy/internal/docstore/status"
 )
 
 func TestParsePath(t *testing.T) {
@@ -40,7 +42,7 @@ func TestParsePath(t *testing.T) {
 	for _, tt := range tests {
 		p, err := ParsePath(tt.in)
 		if tt.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.Is(err, ErrInvalidArgument) {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.Is(err, status.ErrInvalidArgument) {
 				t.Errorf("ParsePath(%q) = %v, want invalid-argument containing %q", tt.in, err, tt.wantErr)
 			}
 			continue
@@ -97,7 +99,7 @@ func TestPathNavigation(t *testing.T) {
 		t.Errorf("Child = %q, %v; original now %q", c, err, p)
 	}
 	for _, bad := range []string{"", "a/b", "..", "__x__", "\xff"} {
-		if _, err := p.Parent().Child(bad); !errors.Is(err, ErrInvalidArgument) {
+		if _, err := p.Parent().Child(bad); !errors.Is(err, status.ErrInvalidArgument) {
 			t.Errorf("Child(%q) = %v, want invalid-argument", bad, err)
 		}
 	}
