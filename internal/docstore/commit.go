@@ -11,9 +11,8 @@ import (
 	"handy/internal/docstore/value"
 )
 
-// Commit limits besides the document's (MaxDocumentBytes, MaxDepth).
+// Commit limits besides the document's (MaxDocumentBytes, MaxDepth) and Config.MaxWrites.
 const (
-	MaxWrites          = 500     // writes in one commit, Firestore's
 	MaxDocumentBytes   = 1 << 20 // DocumentSize of one document, Firestore's 1 MiB
 	MaxStoredPathBytes = 512     // a written document's path; see MaxIndexEntryBytes
 	// MaxBatchBytes bounds the stored size of the documents one batch leaves: merges into
@@ -73,9 +72,9 @@ type WriteResult struct {
 // Commits from all callers are queued to one committer, which applies as many as are waiting
 // in one transaction (a failing batch fails alone, see commitGroup), then commits once: one
 // fsync for many batches. If ctx ends first, Commit returns ctx's error, but a batch already
-// queued may still be applied: that is what ClientID and BatchID are for. A users/{uid}/history
-// collection keeps DefaultHistoryLimit live entries: the oldest by createTime become
-// tombstones in the commit that overfills it.
+// queued may still be applied: that is what ClientID and BatchID are for. A capped collection
+// (Config.Capped) keeps its Max live entries: the oldest by createTime become tombstones in
+// the commit that overfills it.
 //
 // Other errors are *Error (errors.As finds it, with the cause wrapped beside it for a database
 // failure): invalid-argument (the request, or a merged document over the limits),
@@ -86,7 +85,7 @@ type WriteResult struct {
 // failed; nothing was applied unless the database failed while committing, which a resend
 // with the same BatchID resolves).
 func (s *Store) Commit(ctx context.Context, caller string, req CommitRequest) (CommitResult, error) {
-	writes, err := prepare(caller, req)
+	writes, err := s.prepare(caller, req)
 	if err != nil {
 		return CommitResult{}, err
 	}
@@ -133,12 +132,12 @@ type prepared struct {
 }
 
 // prepare validates a request as far as it can without the stored documents.
-func prepare(caller string, req CommitRequest) ([]prepared, error) {
+func (s *Store) prepare(caller string, req CommitRequest) ([]prepared, error) {
 	if caller == "" {
 		return nil, authorize(caller, value.Path{})
 	}
-	if len(req.Writes) > MaxWrites {
-		return nil, status.Invalidf("a commit has %d writes, more than %d", len(req.Writes), MaxWrites)
+	if len(req.Writes) > s.cfg.MaxWrites {
+		return nil, status.Invalidf("a commit has %d writes, more than %d", len(req.Writes), s.cfg.MaxWrites)
 	}
 	switch {
 	case req.ClientID == "" && req.BatchID != 0:

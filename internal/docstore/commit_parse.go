@@ -27,7 +27,11 @@ import (
 // rather than ignored: transactions, transforms, and a Document's output fields. Every failure
 // is invalid-argument naming the part; what needs the stored documents or the caller (access,
 // preconditions, sizes) is Commit's to check.
-func ParseCommitRequest(raw []byte) (CommitRequest, error) {
+func (s *Store) ParseCommitRequest(raw []byte) (CommitRequest, error) {
+	return parseCommitRequest(raw, s.cfg.MaxWrites)
+}
+
+func parseCommitRequest(raw []byte, maxWrites int) (CommitRequest, error) {
 	var req CommitRequest
 	top, err := value.DecodeObject(raw, "commit request", "writes", "clientId", "batchId")
 	if err != nil {
@@ -45,8 +49,8 @@ func ParseCommitRequest(raw []byte) (CommitRequest, error) {
 	if v, ok := top["writes"]; ok && json.Unmarshal(v, &writes) != nil {
 		return req, status.Invalidf("writes must be an array")
 	}
-	if len(writes) > MaxWrites {
-		return req, status.Invalidf("a commit has %d writes, more than %d", len(writes), MaxWrites)
+	if len(writes) > maxWrites {
+		return req, status.Invalidf("a commit has %d writes, more than %d", len(writes), maxWrites)
 	}
 	req.Writes = make([]Write, len(writes))
 	for i, w := range writes {

@@ -12,11 +12,11 @@ import (
 
 func TestParseCommitRequest(t *testing.T) {
 	t.Parallel()
-	req, err := ParseCommitRequest([]byte(`{"writes": [
+	req, err := parseCommitRequest([]byte(`{"writes": [
 		{"update": {"name": "users/u1/history/h1", "fields": {"tool": {"stringValue": "area"}}}, "currentDocument": {"exists": false}},
-		{"update": {"name": "users/u1"}, "updateMask": {"fieldPaths": ["ui.theme", "` + "`odd name`" + `"]}},
+		{"update": {"name": "users/u1"}, "updateMask": {"fieldPaths": ["ui.theme", "`+"`odd name`"+`"]}},
 		{"delete": "users/u1/history/h0", "currentDocument": {"updateTime": "2026-11-23T12:00:00.0000019Z"}}],
-		"clientId": "tab", "batchId": "12"}`))
+		"clientId": "tab", "batchId": "12"}`), testMaxWrites)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestParseCommitRequest(t *testing.T) {
 	if !w[2].Delete || !w[2].Precondition.UpdateTime.Equal(time.Date(2026, 11, 23, 12, 0, 0, 1000, time.UTC)) {
 		t.Errorf("write 2: %+v", w[2])
 	}
-	if req, err := ParseCommitRequest([]byte(`{"batchId": 7, "clientId": "c"}`)); err != nil || req.BatchID != 7 || len(req.Writes) != 0 {
+	if req, err := parseCommitRequest([]byte(`{"batchId": 7, "clientId": "c"}`), testMaxWrites); err != nil || req.BatchID != 7 || len(req.Writes) != 0 {
 		t.Errorf("a numeric batchId: %+v, %v", req, err)
 	}
 }
@@ -63,7 +63,7 @@ func TestParseCommitRequestErrors(t *testing.T) {
 		{`{"writes": [{"update": {"name": "users/u1"}, "currentDocument": {"updateTime": "yesterday"}}]}`, "RFC 3339"},
 		{`{"writes": [{"update": {"name": "users/u1"}, "currentDocument": {"exists": "yes"}}]}`, "exists must be"},
 	} {
-		_, err := ParseCommitRequest([]byte(tt.in))
+		_, err := parseCommitRequest([]byte(tt.in), testMaxWrites)
 		if !errors.Is(err, status.ErrInvalidArgument) || !strings.Contains(err.Error(), tt.part) {
 			t.Errorf("%s: %v, want invalid-argument naming %q", tt.in, err, tt.part)
 		}

@@ -71,7 +71,7 @@ func TestCommitValidation(t *testing.T) {
 		for range value.MaxDepth {
 			deep = mapV(value.Fields{"a": deep})
 		}
-		tooMany := make([]Write, MaxWrites+1)
+		tooMany := make([]Write, testMaxWrites+1)
 		for i := range tooMany {
 			tooMany[i] = put(fmt.Sprintf("users/u1/d/%d", i), nil)
 		}
@@ -107,7 +107,7 @@ func TestCommitValidation(t *testing.T) {
 			}
 		}
 		// The valid neighbours pass: 500 writes, 20 levels, a document just under 1 MiB.
-		commit(t, s, "u1", tooMany[:MaxWrites]...)
+		commit(t, s, "u1", tooMany[:testMaxWrites]...)
 		commit(t, s, "u1", put("users/u1/d/a", value.Fields{"d": deep.Map["a"]}))
 		commit(t, s, "u1", put("users/u1/d/a", value.Fields{"s": strV(big[:MaxDocumentBytes-200])}))
 		// A merge that makes the stored document too big fails at commit, naming it.
@@ -131,7 +131,7 @@ func TestExactlyOnce(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
 		clock := newTestClock()
-		s := New(st, WithClock(clock.Now))
+		s := New(st, testConfig(), WithClock(clock.Now))
 		send := func(s *Store, id int64, w ...Write) (CommitResult, error) {
 			return s.Commit(ctx, "u1", CommitRequest{ClientID: "tab-1", BatchID: id, Writes: w})
 		}
@@ -197,8 +197,8 @@ func TestWriteRate(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
 		clock := newTestClock()
-		s := openStore(t, st, WithClock(clock.Now), WithWriteRate(2, MaxWrites))
-		full := make([]Write, MaxWrites)
+		s := openStore(t, st, WithClock(clock.Now), WithWriteRate(2, testMaxWrites))
+		full := make([]Write, testMaxWrites)
 		for i := range full {
 			full[i] = put(fmt.Sprintf("users/u1/d/%d", i), nil)
 		}
@@ -227,7 +227,9 @@ func TestHistoryPruning(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
 		clock := newTestClock()
-		s := openStore(t, st, WithClock(clock.Now), WithHistoryLimit(3))
+		cfg := testConfig()
+		cfg.Capped = []Capped{{Collection: "history", Max: 3}}
+		s := openStoreConfig(t, st, cfg, WithClock(clock.Now))
 		for i := range 4 {
 			clock.Advance(time.Second)
 			commit(t, s, "u1", put(fmt.Sprintf("users/u1/history/h%d", i), nil), put(fmt.Sprintf("users/u1/other/o%d", i), nil))

@@ -15,7 +15,7 @@ const (
 	// context can end the wait), which is the back-pressure on writers.
 	queueSize = 4096
 	// maxGroupWrites stops a group from growing, so that one transaction stays short and a
-	// full batch still fits; a single batch of up to MaxWrites always goes.
+	// full batch still fits; a single batch of up to Config.MaxWrites always goes.
 	maxGroupWrites = 2000
 	// groupTimeout bounds one group's transaction, so that a stuck database fails the waiting
 	// commits (unavailable) instead of holding them for ever.
@@ -135,7 +135,7 @@ func (s *Store) applyGroup(ctx context.Context, tx *store.Tx, group []*pending) 
 		return nil, nil, fmt.Errorf("lock the clock: %w", err)
 	}
 	start := c
-	g, err := prefetch(ctx, tx, group)
+	g, err := prefetch(ctx, tx, group, s.cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -150,7 +150,7 @@ func (s *Store) applyGroup(ctx context.Context, tx *store.Tx, group []*pending) 
 			changed[p.caller] = c.version
 		}
 	}
-	if err := g.flushDocs(ctx, tx, c, s.historyLimit); err != nil {
+	if err := g.flushDocs(ctx, tx, c); err != nil {
 		return nil, nil, err
 	}
 	if err := g.writeBookkeeping(ctx, tx); err != nil {
@@ -181,7 +181,7 @@ func (s *Store) applyGroup(ctx context.Context, tx *store.Tx, group []*pending) 
 // then be rolled back. Once tx has committed, call wake: it tells this instance's listens
 // (PostgreSQL tells the other instances' when tx commits).
 func (s *Store) CommitInTx(ctx context.Context, tx *store.Tx, caller string, req CommitRequest) (res CommitResult, wake func(), err error) {
-	writes, err := prepare(caller, req)
+	writes, err := s.prepare(caller, req)
 	if err != nil {
 		return CommitResult{}, nil, err
 	}

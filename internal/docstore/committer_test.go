@@ -136,7 +136,7 @@ func BenchmarkCommitParallel(b *testing.B) {
 	for _, e := range storetest.Engines() {
 		b.Run(e.Name, func(b *testing.B) {
 			const clients = 64
-			s := openStore(b, e.Open(b), WithWriteRate(1e9, MaxWrites))
+			s := openStore(b, e.Open(b), WithWriteRate(1e9, testMaxWrites))
 			var next sync.Mutex
 			n := 0
 			b.ResetTimer()
@@ -265,7 +265,7 @@ func TestOneGroup(t *testing.T) {
 		}
 		group := make([]*pending, len(reqs))
 		for i, req := range reqs {
-			writes, err := prepare("u1", req)
+			writes, err := s.prepare("u1", req)
 			if err != nil {
 				t.Fatal(err)
 			}

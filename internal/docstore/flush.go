@@ -16,10 +16,11 @@ type dirtyDoc struct {
 	version       int64
 }
 
-// historyDelta is a history collection's net change of live entries in a group.
+// historyDelta is a capped collection's net change of live entries in a group.
 type historyDelta struct {
 	owner string
 	delta int
+	limit int // Capped.Max
 }
 
 // write records a batch's final state of one document at version v; flushDocs writes the
@@ -30,10 +31,10 @@ func (g *groupReads) write(st *docState, owner string, v int64) {
 	}
 	g.dirty[st.path] = dirtyDoc{parent: st.parent, owner: owner, version: v}
 	g.docs[st.path] = docRow{live: st.live, raw: st.raw, fields: st.fields, rows: st.rows, created: st.created, updated: st.updated}
-	if st.live != st.wasLive && isHistory(st.parent) {
+	if limit, capped := g.cfg.capOf(st.parent); capped && st.live != st.wasLive {
 		h := g.history[st.parent]
 		if h == nil {
-			h = &historyDelta{owner: owner}
+			h = &historyDelta{owner: owner, limit: limit}
 			g.history[st.parent] = h
 			g.historyOrder = append(g.historyOrder, st.parent)
 		}
@@ -45,7 +46,7 @@ func (g *groupReads) write(st *docState, owner string, v int64) {
 // multi-row statements instead of several per batch: their index rows out, their rows (live or
 // tombstones) in, the new index rows in; then the history counts, pruning what overflows at
 // the group's last time and version c.
-func (g *groupReads) flushDocs(ctx context.Context, tx *store.Tx, c clock, historyLimit int) error {
+func (g *groupReads) flushDocs(ctx context.Context, tx *store.Tx, c clock) error {
 	var unindex []string
 	var docs [][]any
 	var rows []IndexRow
@@ -100,7 +101,7 @@ func (g *groupReads) flushDocs(ctx context.Context, tx *store.Tx, c clock, histo
 	if err := insertIndexRows(ctx, tx, rows); err != nil {
 		return err
 	}
-	return g.countHistories(ctx, tx, c, historyLimit)
+	return g.countHistories(ctx, tx, c)
 }
 
 // indexInsertRows bounds one INSERT's rows (4 parameters each), well under both engines'
@@ -125,7 +126,7 @@ func insertIndexRows(ctx context.Context, tx *store.Tx, rows []IndexRow) error {
 
 // countHistories adds the group's net changes to the history collections' live entries (one
 // statement for them all), and prunes each that this takes past the limit.
-func (g *groupReads) countHistories(ctx context.Context, tx *store.Tx, c clock, limit int) error {
+func (g *groupReads) countHistories(ctx context.Context, tx *store.Tx, c clock) error {
 	var args []any
 	for _, parent := range g.historyOrder {
 		if h := g.history[parent]; h.delta != 0 {
@@ -150,7 +151,7 @@ func (g *groupReads) countHistories(ctx context.Context, tx *store.Tx, c clock, 
 				rows.Close()
 				return fmt.Errorf("count history entries: %w", err)
 			}
-			if live > limit {
+			if live > g.history[parent].limit {
 				over[parent] = live
 			}
 		}
@@ -158,7 +159,7 @@ func (g *groupReads) countHistories(ctx context.Context, tx *store.Tx, c clock, 
 			return fmt.Errorf("count history entries: %w", err)
 		}
 		for parent, live := range over {
-			if err := g.prune(ctx, tx, parent, live, c, limit); err != nil {
+			if err := g.prune(ctx, tx, parent, live, c, g.history[parent].limit); err != nil {
 				return err
 			}
 		}

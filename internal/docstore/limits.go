@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"handy/internal/docstore/status"
-	"handy/internal/docstore/value"
 )
 
 // checkRate checks that owner's token bucket holds n writes at time now (Unix microseconds),
@@ -36,11 +35,4 @@ func (s *Store) checkRate(g *groupReads, owner string, n int, now int64) (charge
 		g.buckets[owner] = bucket{tokens: tokens - float64(n), at: now}
 		g.charged[owner] = true
 	}, nil
-}
-
-// isHistory reports whether a collection path is a users/{uid}/history collection, whose
-// size is limited.
-func isHistory(parent string) bool {
-	p, err := value.ParseCollectionPath(parent)
-	return err == nil && p.Len() == 3 && p.Segment(0) == "users" && p.Segment(2) == "history"
 }

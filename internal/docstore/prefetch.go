@@ -14,6 +14,7 @@ import (
 // table when the group's transaction begins, instead of a round trip per batch, and kept up
 // to date as each batch writes, so that a batch sees the batches before it.
 type groupReads struct {
+	cfg       Config
 	docs      map[string]docRow   // by path; absent: no row
 	buckets   map[string]bucket   // by owner; absent: a full bucket
 	lastBatch map[clientKey]int64 // the last batchId answered; absent: none
@@ -58,8 +59,8 @@ type clientKey struct{ owner, client string }
 const inChunk = 500
 
 // prefetch reads the documents, write-rate buckets and last batch ids that group will need.
-func prefetch(ctx context.Context, tx *store.Tx, group []*pending) (*groupReads, error) {
-	g := &groupReads{docs: map[string]docRow{}, buckets: map[string]bucket{}, lastBatch: map[clientKey]int64{},
+func prefetch(ctx context.Context, tx *store.Tx, group []*pending, cfg Config) (*groupReads, error) {
+	g := &groupReads{cfg: cfg, docs: map[string]docRow{}, buckets: map[string]bucket{}, lastBatch: map[clientKey]int64{},
 		startLive: map[string]bool{}, dirty: map[string]dirtyDoc{}, history: map[string]*historyDelta{},
 		charged: map[string]bool{}, answers: map[clientKey]map[int64]answer{}}
 	var paths, owners, clients []string

@@ -10,7 +10,7 @@ import (
 
 // testWriteRate lets tests fill collections without waiting for the
 // per-user write rate.
-func testWriteRate() Option { return WithWriteRate(1e9, MaxWrites) }
+func testWriteRate() Option { return WithWriteRate(1e9, testMaxWrites) }
 
 // replaceDocs commits docs, and deletes the documents of old that docs does
 // not have, so that the store holds exactly docs (old is what it held).
@@ -29,7 +29,7 @@ func replaceDocs(tb testing.TB, s *Store, old, docs []value.Doc) {
 }
 
 // commitWrites commits writes, grouped by owner (the caller each needs) in
-// batches of at most MaxWrites.
+// batches of at most testMaxWrites.
 func commitWrites(tb testing.TB, s *Store, writes []Write) {
 	tb.Helper()
 	byOwner := map[string][]Write{}
@@ -42,7 +42,7 @@ func commitWrites(tb testing.TB, s *Store, writes []Write) {
 		byOwner[owner] = append(byOwner[owner], w)
 	}
 	for _, owner := range owners {
-		for batch := range slices.Chunk(byOwner[owner], MaxWrites) {
+		for batch := range slices.Chunk(byOwner[owner], testMaxWrites) {
 			if _, err := s.Commit(context.Background(), owner, CommitRequest{Writes: batch}); err != nil {
 				tb.Fatalf("commit for %s: %v", owner, err)
 			}

@@ -21,15 +21,15 @@ import (
 // the database; commits go through one committer goroutine per Store (see Commit), so Close
 // must be called.
 type Store struct {
-	st           *store.Store
-	id           string // this Store among the instances on one database, in notifications
-	logger       *slog.Logger
-	now          func() time.Time
-	notify       func(owners map[string]int64)
-	hub          *hub
-	rate         float64 // writes per second per user, refilled continuously
-	burst        float64 // the bucket's size: writes a user may make at once
-	historyLimit int
+	st     *store.Store
+	id     string // this Store among the instances on one database, in notifications
+	logger *slog.Logger
+	now    func() time.Time
+	notify func(owners map[string]int64)
+	hub    *hub
+	rate   float64 // writes per second per user, refilled continuously
+	burst  float64 // the bucket's size: writes a user may make at once
+	cfg    Config
 
 	queue          chan *pending
 	closing        chan struct{} // closed by Close: no new commits
@@ -44,9 +44,8 @@ type Store struct {
 // deletions and preference changes) and then write a few times a second, far above what a
 // person using the tools produces.
 const (
-	DefaultWriteRate    = 10   // writes per second per user
-	DefaultWriteBurst   = 2000 // writes at once: four full batches
-	DefaultHistoryLimit = 10000
+	DefaultWriteRate  = 10   // writes per second per user
+	DefaultWriteBurst = 2000 // writes at once: four full batches of 500
 )
 
 // Option configures a Store.
@@ -67,38 +66,40 @@ func WithNotify(fn func(owners map[string]int64)) Option {
 }
 
 // WithWriteRate sets the per-user write rate: perSecond writes refilled continuously into a
-// bucket of burst writes; a commit takes one per write. burst must be at least MaxWrites, or
-// a full batch could never pass.
+// bucket of burst writes; a commit takes one per write. New raises burst to Config.MaxWrites
+// if it is below, as a full batch could otherwise never pass.
 func WithWriteRate(perSecond float64, burst int) Option {
-	return func(s *Store) { s.rate, s.burst = perSecond, float64(max(burst, MaxWrites)) }
+	return func(s *Store) { s.rate, s.burst = perSecond, float64(burst) }
 }
 
-// WithHistoryLimit sets how many documents a users/{uid}/history collection keeps (tests).
-func WithHistoryLimit(n int) Option { return func(s *Store) { s.historyLimit = n } }
-
-// New returns a Store over st, which must be migrated, and starts its committer, the hourly
+// New returns a Store over st, which must be migrated, keeping the limits of cfg, and starts its committer, the hourly
 // pruning of old tombstones and, on PostgreSQL, the relay of other instances' commits to this
 // one's listens.
-func New(st *store.Store, opts ...Option) *Store {
+func New(st *store.Store, cfg Config, opts ...Option) *Store {
+	if cfg.MaxWrites < 1 {
+		// Every commit with a write would fail: a wiring mistake, not a condition to handle.
+		panic(fmt.Sprintf("docstore: Config.MaxWrites is %d", cfg.MaxWrites))
+	}
 	id := make([]byte, 8)
 	rand.Read(id) // never fails (crypto/rand)
 	s := &Store{
-		st:           st,
-		id:           hex.EncodeToString(id),
-		logger:       slog.Default(),
-		hub:          newHub(),
-		now:          time.Now,
-		notify:       func(map[string]int64) {},
-		rate:         DefaultWriteRate,
-		burst:        DefaultWriteBurst,
-		historyLimit: DefaultHistoryLimit,
-		queue:        make(chan *pending, queueSize),
-		closing:      make(chan struct{}),
-		done:         make(chan struct{}),
+		st:      st,
+		id:      hex.EncodeToString(id),
+		logger:  slog.Default(),
+		hub:     newHub(),
+		now:     time.Now,
+		notify:  func(map[string]int64) {},
+		rate:    DefaultWriteRate,
+		burst:   DefaultWriteBurst,
+		cfg:     cfg,
+		queue:   make(chan *pending, queueSize),
+		closing: make(chan struct{}),
+		done:    make(chan struct{}),
 	}
 	for _, o := range opts {
 		o(s)
 	}
+	s.burst = max(s.burst, float64(cfg.MaxWrites))
 	go s.commitLoop()
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopBackground = cancel

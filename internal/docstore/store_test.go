@@ -41,10 +41,26 @@ func (c *testClock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// openStore returns a Store over st, closed when the test ends.
+// testMaxWrites is the per-commit write limit the tests give the store: Firestore's, which
+// the application uses too.
+const testMaxWrites = 500
+
+// testConfig is the application's configuration as the tests give it: the history collection
+// capped at 10,000 entries.
+func testConfig() Config {
+	return Config{MaxWrites: testMaxWrites, Capped: []Capped{{Collection: "history", Max: 10000}}}
+}
+
+// openStore returns a Store over st with testConfig, closed when the test ends.
 func openStore(tb testing.TB, st *store.Store, opts ...Option) *Store {
 	tb.Helper()
-	s := New(st, opts...)
+	return openStoreConfig(tb, st, testConfig(), opts...)
+}
+
+// openStoreConfig returns a Store over st with cfg, closed when the test ends.
+func openStoreConfig(tb testing.TB, st *store.Store, cfg Config, opts ...Option) *Store {
+	tb.Helper()
+	s := New(st, cfg, opts...)
 	tb.Cleanup(func() { s.Close() })
 	return s
 }
@@ -289,7 +305,7 @@ func TestExportAndDeleteOwner(t *testing.T) {
 func TestClosedStoreRefusesCommits(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
-		s := New(st)
+		s := New(st, testConfig())
 		commit(t, s, "u1", put("users/u1", nil))
 		if err := s.Close(); err != nil {
 			t.Fatal(err)

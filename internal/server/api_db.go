@@ -66,7 +66,7 @@ func (s *Server) dbCommit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	req, err := docstore.ParseCommitRequest(body)
+	req, err := s.docs.ParseCommitRequest(body)
 	if err != nil {
 		return err
 	}
