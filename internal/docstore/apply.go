@@ -28,8 +28,8 @@ type docState struct {
 // batch (replayed). A refusal for the batch's content comes back in the answer and changes
 // nothing; err is a database error, which fails the group's transaction.
 func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *clock, p *pending) (a answer, replayed bool, err error) {
-	if last, ok := g.lastBatch[clientKey{p.caller, p.req.ClientID}]; ok && p.req.ClientID != "" && p.req.BatchID <= last {
-		a, found, err := g.rememberedAnswer(ctx, tx, p.caller, p.req)
+	if g.once.replays(p) {
+		a, found, err := g.once.rememberedAnswer(ctx, tx, p.caller, p.req)
 		if err != nil || found {
 			return a, found, err
 		}
@@ -37,7 +37,7 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *
 	t := s.nextTime(c)
 	charge := func() {}
 	if !p.server {
-		if charge, err = s.checkRate(g, p.caller, max(1, len(p.writes)), t); err != nil {
+		if charge, err = s.checkRate(&g.rates, p.caller, max(1, len(p.writes)), t); err != nil {
 			return answer{err: err}, false, nil
 		}
 	}
@@ -83,20 +83,6 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *
 		}
 	}
 	return answer{result: res}, false, nil
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// load returns the state of w's document as the batches before have left it.
-func (g *groupReads) load(w *prepared) *docState {
-	d := g.docs[w.path]
-	return &docState{path: w.path, parent: w.parent, wasLive: d.live, live: d.live, raw: d.raw, fields: d.fields,
-		created: d.created, updated: d.updated, rows: d.rows}
 }
 
 // apply applies one write to the document's state at commit time t.

@@ -2,8 +2,10 @@ package docstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -19,7 +21,6 @@ const (
 	// large documents could otherwise make one version, which a listen sends whole, huge.
 	MaxBatchBytes    = 16 << 20
 	MaxClientIDBytes = 128
-	keptBatches      = 32 // a client's batch ids, up to its last, whose answers are kept
 )
 
 // CommitRequest is an atomic batch of writes, as Firestore REST v1's commit, with ClientID and
@@ -211,5 +212,58 @@ func checkSize(path string, f value.Fields) error {
 	if n := value.DocumentSize(path, f); n > MaxDocumentBytes {
 		return status.Invalidf("document %q would be %d bytes, more than %d (1 MiB)", path, n, MaxDocumentBytes)
 	}
+	return nil
+}
+
+// commitResultJSON is CommitResult in Firestore REST v1's CommitResponse shape, plus our
+// version (an int64, so a decimal string as proto3 JSON writes them).
+type commitResultJSON struct {
+	WriteResults []writeResultJSON `json:"writeResults"`
+	CommitTime   string            `json:"commitTime"`
+	Version      string            `json:"version"`
+}
+
+type writeResultJSON struct {
+	UpdateTime string `json:"updateTime,omitempty"`
+}
+
+// MarshalJSON encodes r as Firestore REST v1's CommitResponse, with our version:
+// {"writeResults":[{"updateTime":"…"},{}],"commitTime":"…","version":"12"}; a delete's result
+// is {}.
+func (r CommitResult) MarshalJSON() ([]byte, error) {
+	out := commitResultJSON{WriteResults: make([]writeResultJSON, len(r.WriteResults)),
+		CommitTime: value.FormatTime(r.CommitTime), Version: strconv.FormatInt(r.Version, 10)}
+	for i, w := range r.WriteResults {
+		if !w.UpdateTime.IsZero() {
+			out.WriteResults[i].UpdateTime = value.FormatTime(w.UpdateTime)
+		}
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reverses MarshalJSON.
+func (r *CommitResult) UnmarshalJSON(raw []byte) error {
+	var in commitResultJSON
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return fmt.Errorf("commit result: %w", err)
+	}
+	var out CommitResult
+	var err error
+	if out.CommitTime, err = time.Parse(time.RFC3339Nano, in.CommitTime); err != nil {
+		return fmt.Errorf("commit result: commitTime: %w", err)
+	}
+	if out.Version, err = strconv.ParseInt(in.Version, 10, 64); err != nil {
+		return fmt.Errorf("commit result: version: %w", err)
+	}
+	out.WriteResults = make([]WriteResult, len(in.WriteResults))
+	for i, w := range in.WriteResults {
+		if w.UpdateTime == "" {
+			continue
+		}
+		if out.WriteResults[i].UpdateTime, err = time.Parse(time.RFC3339Nano, w.UpdateTime); err != nil {
+			return fmt.Errorf("commit result: writeResults[%d]: %w", i, err)
+		}
+	}
+	*r = out
 	return nil
 }

@@ -153,7 +153,10 @@ func (s *Store) applyGroup(ctx context.Context, tx *store.Tx, group []*pending) 
 	if err := g.flushDocs(ctx, tx, c); err != nil {
 		return nil, nil, err
 	}
-	if err := g.writeBookkeeping(ctx, tx); err != nil {
+	if err := g.once.write(ctx, tx); err != nil {
+		return nil, nil, err
+	}
+	if err := g.rates.write(ctx, tx); err != nil {
 		return nil, nil, err
 	}
 	if c == start {
@@ -218,7 +221,7 @@ func (s *Store) commitBatch(ctx context.Context, tx *store.Tx, g *groupReads, c 
 	}
 	var refused *status.Error
 	if p.req.ClientID != "" && (a.err == nil || errors.As(a.err, &refused) && refused.Code != status.ErrResourceExhausted) {
-		if err := g.remember(p, a); err != nil {
+		if err := g.once.remember(p, a); err != nil {
 			return answer{}, err
 		}
 	}

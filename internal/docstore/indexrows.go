@@ -3,10 +3,14 @@ package docstore
 import (
 	"bytes"
 	"cmp"
+	"context"
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"handy/internal/docstore/value"
+	"handy/internal/store"
 )
 
 // IndexRow is one row of the doc_index table: a single-field index entry of a
@@ -84,4 +88,24 @@ func indexRows(p value.Path, f value.Fields) []IndexRow {
 		return cmp.Or(cmp.Compare(a.Field, b.Field), bytes.Compare(a.Key, b.Key))
 	})
 	return rows
+}
+
+// indexInsertRows bounds one INSERT's rows (4 parameters each), well under both engines'
+// limits on parameters.
+const indexInsertRows = 250
+
+func insertIndexRows(ctx context.Context, tx *store.Tx, rows []IndexRow) error {
+	for len(rows) > 0 {
+		part := rows[:min(len(rows), indexInsertRows)]
+		rows = rows[len(part):]
+		q := "INSERT INTO doc_index (parent, field, key, path) VALUES " + strings.Repeat("(?, ?, ?, ?), ", len(part)-1) + "(?, ?, ?, ?)"
+		args := make([]any, 0, 4*len(part))
+		for _, r := range part {
+			args = append(args, r.Parent, r.Field, r.Key, r.Path)
+		}
+		if _, err := tx.Exec(ctx, q, args...); err != nil {
+			return fmt.Errorf("index documents: %w", err)
+		}
+	}
+	return nil
 }

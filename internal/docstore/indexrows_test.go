@@ -95,16 +95,3 @@ func TestIndexRowsLeaveOutLongEntries(t *testing.T) {
 		t.Errorf("rows %s, want the short leaves only", got)
 	}
 }
-
-func TestNameKeyOrdersAsPathCompare(t *testing.T) {
-	t.Parallel()
-	paths := []string{"a/b", "a-/b", "a/b/c/d", "a/b-", "a/b/c/d\x00", "ab/c", "a\x00/b", "a\x00\x01/b", "a/c", "b/a"}
-	for _, x := range paths {
-		for _, y := range paths {
-			px, py := valuetest.MustPath(t, x), valuetest.MustPath(t, y)
-			if got, want := bytes.Compare(value.PathKey(px), value.PathKey(py)), px.Compare(py); got != want {
-				t.Errorf("%q vs %q: keys %d, paths %d", x, y, got, want)
-			}
-		}
-	}
-}

@@ -6,21 +6,76 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
 	"handy/internal/docstore/status"
-	"handy/internal/docstore/value"
 	"handy/internal/store"
 )
+
+// keptBatches is how many of a client's batch ids, up to its last, keep their answers.
+const keptBatches = 32
+
+// exactlyOnce is what a group knows of the batches clients numbered (ClientID, BatchID): a
+// batch whose BatchID is not above the last answered for its client is never applied again,
+// and gets the first answer back. It is read when the group begins, kept up to date as each
+// batch is answered, and written to doc_batches when the group ends.
+type exactlyOnce struct {
+	lastBatch map[clientKey]int64            // the last batchId answered; absent: none
+	answers   map[clientKey]map[int64]answer // answers given in this group, by batchId
+	answered  []answeredBatch                // the same, to write to doc_batches
+}
+
+type clientKey struct{ owner, client string }
+
+type answeredBatch struct {
+	key    clientKey
+	id     int64
+	result string
+}
+
+func newExactlyOnce() exactlyOnce {
+	return exactlyOnce{lastBatch: map[clientKey]int64{}, answers: map[clientKey]map[int64]answer{}}
+}
+
+// read reads the last batch ids of the group's clients.
+func (e *exactlyOnce) read(ctx context.Context, tx *store.Tx, owners, clients []string) error {
+	if len(clients) == 0 {
+		return nil
+	}
+	// Owners and clients are crossed: a few pairs too many are read and ignored.
+	err := selectIn(ctx, tx, "SELECT owner, client_id, MAX(batch_id) FROM doc_batches WHERE owner IN ", owners,
+		func(q *strings.Builder, args []any) []any {
+			q.WriteString(" AND client_id IN ")
+			return appendIn(q, args, clients)
+		},
+		func(rows *sql.Rows) error {
+			var k clientKey
+			var last int64
+			if err := rows.Scan(&k.owner, &k.client, &last); err != nil {
+				return err
+			}
+			e.lastBatch[k] = last
+			return nil
+		}, " GROUP BY owner, client_id")
+	if err != nil {
+		return fmt.Errorf("read the last batches: %w", err)
+	}
+	return nil
+}
+
+// replays reports whether p's batch was numbered and answered before, so that its answer must
+// be looked up instead of the batch applied.
+func (e *exactlyOnce) replays(p *pending) bool {
+	last, ok := e.lastBatch[clientKey{p.caller, p.req.ClientID}]
+	return ok && p.req.ClientID != "" && p.req.BatchID <= last
+}
 
 // rememberedAnswer looks for the answer given to req's batch, or to a later one: a batch whose
 // BatchID is not above the last answered is never applied again. found reports whether the
 // batch was answered before; the answer is then the first one, or, when it is no longer kept,
 // a failed-precondition that says so.
-func (g *groupReads) rememberedAnswer(ctx context.Context, tx *store.Tx, owner string, req CommitRequest) (a answer, found bool, err error) {
-	if a, ok := g.answers[clientKey{owner, req.ClientID}][req.BatchID]; ok {
+func (e *exactlyOnce) rememberedAnswer(ctx context.Context, tx *store.Tx, owner string, req CommitRequest) (a answer, found bool, err error) {
+	if a, ok := e.answers[clientKey{owner, req.ClientID}][req.BatchID]; ok {
 		return a, true, nil
 	}
 	var last int64
@@ -52,28 +107,27 @@ func (g *groupReads) rememberedAnswer(ctx context.Context, tx *store.Tx, owner s
 }
 
 // remember keeps a batch's final answer for exactly-once delivery: in memory for the rest of
-// the group, and in doc_batches when the group is written (writeBookkeeping).
-func (g *groupReads) remember(p *pending, a answer) error {
+// the group, and in doc_batches when the group is written (write).
+func (e *exactlyOnce) remember(p *pending, a answer) error {
 	raw, err := encodeAnswer(a)
 	if err != nil {
 		return err
 	}
 	k := clientKey{p.caller, p.req.ClientID}
-	g.answered = append(g.answered, answeredBatch{k, p.req.BatchID, string(raw)})
-	if g.answers[k] == nil {
-		g.answers[k] = map[int64]answer{}
+	e.answered = append(e.answered, answeredBatch{k, p.req.BatchID, string(raw)})
+	if e.answers[k] == nil {
+		e.answers[k] = map[int64]answer{}
 	}
-	g.answers[k][p.req.BatchID] = a
-	g.lastBatch[k] = max(g.lastBatch[k], p.req.BatchID)
+	e.answers[k][p.req.BatchID] = a
+	e.lastBatch[k] = max(e.lastBatch[k], p.req.BatchID)
 	return nil
 }
 
-// writeBookkeeping writes what the group's batches left in memory, each table in one
-// statement (per chunk) rather than one per batch: the answers to remember, forgetting those
-// of batch ids more than keptBatches below a client's last, and the write-rate buckets.
-func (g *groupReads) writeBookkeeping(ctx context.Context, tx *store.Tx) error {
+// write writes the group's answers to doc_batches, in one statement per chunk rather than one
+// per batch, and forgets those of batch ids more than keptBatches below a client's last.
+func (e *exactlyOnce) write(ctx context.Context, tx *store.Tx) error {
 	const chunk = 200
-	for rows := g.answered; len(rows) > 0; {
+	for rows := e.answered; len(rows) > 0; {
 		part := rows[:min(len(rows), chunk)]
 		rows = rows[len(part):]
 		q := "INSERT INTO doc_batches (owner, client_id, batch_id, result) VALUES " + strings.Repeat("(?, ?, ?, ?), ", len(part)-1) + "(?, ?, ?, ?)"
@@ -86,8 +140,8 @@ func (g *groupReads) writeBookkeeping(ctx context.Context, tx *store.Tx) error {
 		}
 	}
 	var forget []any
-	for k := range g.answers {
-		if last := g.lastBatch[k]; last > keptBatches {
+	for k := range e.answers {
+		if last := e.lastBatch[k]; last > keptBatches {
 			forget = append(forget, k.owner, k.client, last-keptBatches)
 		}
 	}
@@ -98,23 +152,6 @@ func (g *groupReads) writeBookkeeping(ctx context.Context, tx *store.Tx) error {
 			"(owner = ? AND client_id = ? AND batch_id <= ?)"
 		if _, err := tx.Exec(ctx, q, part...); err != nil {
 			return fmt.Errorf("forget old answers: %w", err)
-		}
-	}
-	var owners []string
-	for o := range g.charged {
-		owners = append(owners, o)
-	}
-	for len(owners) > 0 {
-		part := owners[:min(len(owners), chunk)]
-		owners = owners[len(part):]
-		q := "INSERT INTO doc_rate (owner, tokens, at) VALUES " + strings.Repeat("(?, ?, ?), ", len(part)-1) +
-			"(?, ?, ?) ON CONFLICT (owner) DO UPDATE SET tokens = excluded.tokens, at = excluded.at"
-		var args []any
-		for _, o := range part {
-			args = append(args, o, g.buckets[o].tokens, g.buckets[o].at)
-		}
-		if _, err := tx.Exec(ctx, q, args...); err != nil {
-			return fmt.Errorf("charge the write rates: %w", err)
 		}
 	}
 	return nil
@@ -161,57 +198,4 @@ func decodeAnswer(raw string) (answer, error) {
 		return answer{}, fmt.Errorf("stored answer: unknown code %q", s.Error.Code)
 	}
 	return answer{}, errors.New("stored answer: neither a result nor an error")
-}
-
-// commitResultJSON is CommitResult in Firestore REST v1's CommitResponse shape, plus our
-// version (an int64, so a decimal string as proto3 JSON writes them).
-type commitResultJSON struct {
-	WriteResults []writeResultJSON `json:"writeResults"`
-	CommitTime   string            `json:"commitTime"`
-	Version      string            `json:"version"`
-}
-
-type writeResultJSON struct {
-	UpdateTime string `json:"updateTime,omitempty"`
-}
-
-// MarshalJSON encodes r as Firestore REST v1's CommitResponse, with our version:
-// {"writeResults":[{"updateTime":"…"},{}],"commitTime":"…","version":"12"}; a delete's result
-// is {}.
-func (r CommitResult) MarshalJSON() ([]byte, error) {
-	out := commitResultJSON{WriteResults: make([]writeResultJSON, len(r.WriteResults)),
-		CommitTime: value.FormatTime(r.CommitTime), Version: strconv.FormatInt(r.Version, 10)}
-	for i, w := range r.WriteResults {
-		if !w.UpdateTime.IsZero() {
-			out.WriteResults[i].UpdateTime = value.FormatTime(w.UpdateTime)
-		}
-	}
-	return json.Marshal(out)
-}
-
-// UnmarshalJSON reverses MarshalJSON.
-func (r *CommitResult) UnmarshalJSON(raw []byte) error {
-	var in commitResultJSON
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return fmt.Errorf("commit result: %w", err)
-	}
-	var out CommitResult
-	var err error
-	if out.CommitTime, err = time.Parse(time.RFC3339Nano, in.CommitTime); err != nil {
-		return fmt.Errorf("commit result: commitTime: %w", err)
-	}
-	if out.Version, err = strconv.ParseInt(in.Version, 10, 64); err != nil {
-		return fmt.Errorf("commit result: version: %w", err)
-	}
-	out.WriteResults = make([]WriteResult, len(in.WriteResults))
-	for i, w := range in.WriteResults {
-		if w.UpdateTime == "" {
-			continue
-		}
-		if out.WriteResults[i].UpdateTime, err = time.Parse(time.RFC3339Nano, w.UpdateTime); err != nil {
-			return fmt.Errorf("commit result: writeResults[%d]: %w", i, err)
-		}
-	}
-	*r = out
-	return nil
 }
