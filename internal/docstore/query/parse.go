@@ -10,7 +10,7 @@ import (
 	"handy/internal/docstore/value"
 )
 
-// ParseQuery parses a query request in Firestore REST v1's runQuery shape,
+// Parse parses a query request in Firestore REST v1's runQuery shape,
 // with relative names:
 //
 //	POST /api/v1/db/query

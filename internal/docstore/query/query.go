@@ -1,3 +1,7 @@
+// Package query is what a document store query means, pure: Parse reads Firestore REST v1's
+// structuredQuery, Validate applies Firestore's rules to a Query however it was built, and Run
+// evaluates one over documents in memory. Run is the executable specification: the engine's
+// SQL (internal/docstore) is checked against it on both databases.
 package query
 
 import (
@@ -9,7 +13,7 @@ import (
 )
 
 // Op is a filter's operator, named as in Firestore REST v1's FieldFilter.
-// Unary filters have no Op of their own: ParseQuery maps IS_NULL and IS_NAN to
+// Unary filters have no Op of their own: Parse maps IS_NULL and IS_NAN to
 // OpEqual with null or NaN, IS_NOT_NULL and IS_NOT_NAN to OpNotEqual, as
 // Firestore's SDKs do, so each has exactly one meaning.
 type Op string
@@ -131,7 +135,7 @@ func ordered(orders []Order, f value.FieldPath) bool {
 }
 
 // Validate applies the rules a query must satisfy, however it was built;
-// ParseQuery calls it, and so should anything that builds a Query by hand.
+// Parse calls it, and so should anything that builds a Query by hand.
 // Each failure is invalid-argument and names the offending part.
 func (q Query) Validate() error {
 	if !q.Parent.IsCollection() {

@@ -185,7 +185,7 @@ func Matchable(v value.Value) bool { return !isNull(v) && !isNaN(v) }
 func NamePath(v value.Value) value.Path {
 	p, err := value.ParseDocumentPath(v.Str)
 	if err != nil {
-		panic("docstore: Run needs a validated query: " + err.Error())
+		panic("query: Run needs a validated query: " + err.Error())
 	}
 	return p
 }

@@ -1,3 +1,6 @@
+// Package status holds the document store's error codes (Firestore's, as sentinels for
+// errors.Is) and Error, a failure with a public message; the server maps each code to an HTTP
+// status. It sits below the pure packages and the engine alike.
 package status
 
 import (

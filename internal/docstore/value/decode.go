@@ -15,7 +15,7 @@ import (
 	"handy/internal/docstore/status"
 )
 
-// DecodeValue decodes one value in Firestore REST v1 JSON ({"integerValue":"12"}).
+// Decode decodes one value in Firestore REST v1 JSON ({"integerValue":"12"}).
 //
 // It is strict where Firestore is ambiguous, so that every accepted input
 // has one canonical re-encoding: exactly one value key per object and no
@@ -45,7 +45,7 @@ func Decode(raw []byte) (Value, error) {
 }
 
 // DecodeFields decodes a JSON object of field name → encoded value (a
-// document's "fields"), with DecodeValue's rules for each value and the field
+// document's "fields"), with Decode's rules for each value and the field
 // name rule for each name.
 func DecodeFields(raw []byte) (Fields, error) {
 	d, err := newDecoder(raw)

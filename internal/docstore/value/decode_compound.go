@@ -3,7 +3,7 @@ package value
 import "encoding/json"
 
 // The containers: arrays, maps (and a document's fields) and geo points,
-// whose structure DecodeValue checks key by key.
+// whose structure Decode checks key by key.
 
 func (d *decoder) compound(key string, depth int) (Value, error) {
 	if err := d.openObject(key); err != nil {

@@ -17,9 +17,9 @@ import (
 // fractional digits, bytes in padded standard base64, an empty array or map
 // as {} (as Firestore writes them).
 //
-// It refuses what DecodeValue would refuse (with the same messages) and
+// It refuses what Decode would refuse (with the same messages) and
 // timestamps finer than a microsecond, so that whenever it succeeds
-// DecodeValue gives back v exactly and encoding that again gives the same bytes.
+// Decode gives back v exactly and encoding that again gives the same bytes.
 func (v Value) MarshalJSON() ([]byte, error) {
 	var e encoder
 	return e.value(nil, v, 1)

@@ -1,3 +1,9 @@
+// Package value is the document store's data model, pure: the Value type and Fields, their
+// exact round trip through Firestore REST v1 JSON (Decode, DecodeFields, MarshalJSON,
+// EncodeFields), Firestore's cross-type order (Compare) and an order-preserving byte encoding
+// of it for SQL indexes (AppendKey, PathKey), document paths (Path) and field paths
+// (FieldPath), and Doc, a stored document. It imports no database and no network; the engine
+// (internal/docstore) and the query package build on it.
 package value
 
 import (
