@@ -34,6 +34,14 @@ import (
 	"handy/web"
 )
 
+// The document store's rules for this application's data, given to docstore.New: they are the
+// application's, not the store's (the front end's history and offline queue follow them too).
+const (
+	maxCommitWrites   = 500       // writes in one commit, Firestore's limit; the offline queue sends batches of at most this
+	historyCollection = "history" // users/{uid}/history: the tools' saved results
+	historyEntries    = 10000     // live history entries kept per user; a commit past it prunes the oldest
+)
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Getenv, web.Dist(), os.Stdout, os.Stderr))
 }
@@ -71,7 +79,10 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 		return 0
 	}
 	table := site.Default()
-	docs := docstore.New(st, docstore.WithLogger(logger))
+	docs := docstore.New(st, docstore.Config{
+		MaxWrites: maxCommitWrites,
+		Capped:    []docstore.Capped{{Collection: historyCollection, Max: historyEntries}},
+	}, docstore.WithLogger(logger))
 	defer docs.Close() // after the server's shutdown: every acknowledged commit is answered
 	accounts, err := account.New(st, docs, logger, table.Limits(),
 		account.WithLimits(account.Limits{SignupsPerAddress: cfg.SignupLimit, Signups: 100 * cfg.SignupLimit}))

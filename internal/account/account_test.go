@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"handy/internal/docstore"
+	"handy/internal/docstore/value"
 	"handy/internal/site"
 	"handy/internal/store"
 	"handy/internal/store/storetest"
@@ -43,13 +44,19 @@ func newServiceWith(t *testing.T, st *store.Store, limits site.Limits) (*Service
 	return newServiceLogged(t, st, nil, limits)
 }
 
+// testDocsConfig is the document store's configuration as cmd/handy gives it: 500 writes per
+// commit, the history capped at 10,000 entries.
+func testDocsConfig() docstore.Config {
+	return docstore.Config{MaxWrites: 500, Capped: []docstore.Capped{{Collection: "history", Max: 10000}}}
+}
+
 func newServiceLogged(t *testing.T, st *store.Store, log io.Writer, limits site.Limits, opts ...Option) (*Service, *clock) {
 	t.Helper()
 	c := &clock{t: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
 	if log == nil {
 		log = io.Discard
 	}
-	docs := docstore.New(st)
+	docs := docstore.New(st, testDocsConfig())
 	t.Cleanup(func() { docs.Close() })
 	s, err := New(st, docs, slog.New(slog.NewJSONHandler(log, nil)), limits, append([]Option{WithParams(cheap), WithClock(c.now)}, opts...)...)
 	if err != nil {
@@ -334,9 +341,9 @@ func TestDeleteAndExport(t *testing.T) {
 		}
 		other, otherUser, _ := s.Signup(ctx, Credentials{Email: "b@example.com", Password: "12345678"})
 		for _, uid := range []string{u.ID, otherUser.ID} {
-			h, _ := docstore.ParseDocumentPath("users/" + uid + "/history/h1")
+			h, _ := value.ParseDocumentPath("users/" + uid + "/history/h1")
 			if _, err := s.docs.Commit(ctx, uid, docstore.CommitRequest{Writes: []docstore.Write{
-				{Path: h, Fields: docstore.Fields{"tool": {Kind: docstore.String, Str: "area"}}},
+				{Path: h, Fields: value.Fields{"tool": {Kind: value.String, Str: "area"}}},
 			}}); err != nil {
 				t.Fatal(err)
 			}
@@ -380,7 +387,7 @@ func TestDeleteAndExport(t *testing.T) {
 func TestSigninCostsTheSameForUnknownAddresses(t *testing.T) {
 	st := storetest.Engines()[0].Open(t)
 	ctx := context.Background()
-	docs := docstore.New(st)
+	docs := docstore.New(st, testDocsConfig())
 	defer docs.Close()
 	s, err := New(st, docs, slog.New(slog.NewTextHandler(io.Discard, nil)), site.Default().Limits(), WithLimits(Limits{Window: time.Minute, PerAccount: 1000, PerAddress: 1000}))
 	if err != nil {

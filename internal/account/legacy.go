@@ -9,6 +9,7 @@ import (
 	"log/slog"
 
 	"handy/internal/docstore"
+	"handy/internal/docstore/value"
 	"handy/internal/store"
 )
 
@@ -48,11 +49,11 @@ func (s *Service) moveLegacy(ctx context.Context, path, owner, data string) erro
 	delete(content, "email")
 	delete(content, "createdAt")
 	delete(content, "lastSignInAt")
-	fields, err := docstore.FieldsFromPlain(content)
+	fields, err := value.FieldsFromPlain(content)
 	if err != nil {
 		return fmt.Errorf("account: legacy document %s: %w", path, err)
 	}
-	p, err := docstore.ParseDocumentPath(path)
+	p, err := value.ParseDocumentPath(path)
 	if err != nil {
 		return fmt.Errorf("account: legacy document %s: %w", path, err)
 	}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"handy/internal/docstore"
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
 )
 
 // The user's document users/{uid} lives in the document store: its content is the display
@@ -19,8 +21,8 @@ import (
 // lastSignInAt) are not content: they come from the users row and are added to every answer.
 
 // userDocPath is the path of a user's own document.
-func userDocPath(uid string) docstore.Path {
-	p, err := docstore.ParseDocumentPath("users/" + uid)
+func userDocPath(uid string) value.Path {
+	p, err := value.ParseDocumentPath("users/" + uid)
 	if err != nil {
 		panic(fmt.Sprintf("account: user id %q makes no document path: %v", uid, err)) // ids are hex
 	}
@@ -30,7 +32,7 @@ func userDocPath(uid string) docstore.Path {
 // newUserDoc is the commit that creates a new account's document, every promised field
 // present.
 func newUserDoc(uid, displayName, locale string) (docstore.CommitRequest, error) {
-	fields, err := docstore.FieldsFromPlain(map[string]any{"displayName": displayName, "avatar": nil, "locale": locale, "preferences": map[string]any{}})
+	fields, err := value.FieldsFromPlain(map[string]any{"displayName": displayName, "avatar": nil, "locale": locale, "preferences": map[string]any{}})
 	if err != nil {
 		return docstore.CommitRequest{}, fmt.Errorf("account: encode users/%s: %w", uid, err)
 	}
@@ -39,15 +41,15 @@ func newUserDoc(uid, displayName, locale string) (docstore.CommitRequest, error)
 
 // mergeUserDoc is the commit that sets the given top-level fields of the user's document.
 func mergeUserDoc(uid string, set map[string]any) (docstore.CommitRequest, error) {
-	fields, err := docstore.FieldsFromPlain(set)
+	fields, err := value.FieldsFromPlain(set)
 	if err != nil {
 		return docstore.CommitRequest{}, fmt.Errorf("account: encode users/%s: %w", uid, err)
 	}
-	mask := make([]docstore.FieldPath, 0, len(set))
+	mask := make([]value.FieldPath, 0, len(set))
 	for k := range set {
-		mask = append(mask, docstore.FieldPath{k})
+		mask = append(mask, value.FieldPath{k})
 	}
-	slices.SortFunc(mask, docstore.FieldPath.Compare)
+	slices.SortFunc(mask, value.FieldPath.Compare)
 	return docstore.CommitRequest{Writes: []docstore.Write{{Path: userDocPath(uid), Fields: fields, Merge: true, Mask: mask}}}, nil
 }
 
@@ -58,8 +60,8 @@ func (s *Service) UserDoc(ctx context.Context, u User) (json.RawMessage, error) 
 	d, err := s.docs.Get(ctx, u.ID, userDocPath(u.ID))
 	switch {
 	case err == nil:
-		content = docstore.PlainJSON(d.Fields).(map[string]any)
-	case !errors.Is(err, docstore.ErrNotFound): // deleted by its owner: shown empty
+		content = value.PlainJSON(d.Fields).(map[string]any)
+	case !errors.Is(err, status.ErrNotFound): // deleted by its owner: shown empty
 		return nil, fmt.Errorf("account: read users/%s: %w", u.ID, err)
 	}
 	promise(content)

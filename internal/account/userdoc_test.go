@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"handy/internal/docstore"
+	"handy/internal/docstore/value"
 	"handy/internal/store"
 	"handy/internal/store/storetest"
 )
 
 // userDocRow returns the user's document as the store holds it.
-func userDocRow(t *testing.T, s *Service, u User) docstore.Doc {
+func userDocRow(t *testing.T, s *Service, u User) value.Doc {
 	t.Helper()
 	d, err := s.docs.Get(context.Background(), u.ID, userDocPath(u.ID))
 	if err != nil {
@@ -104,13 +105,13 @@ func TestMoveLegacyDocuments(t *testing.T) {
 			var want map[string]any
 			json.Unmarshal([]byte(data), &want)
 			delete(want, "email")
-			got, _ := json.Marshal(docstore.PlainJSON(userDocRow(t, s, User{ID: uid}).Fields))
+			got, _ := json.Marshal(value.PlainJSON(userDocRow(t, s, User{ID: uid}).Fields))
 			wantJSON, _ := json.Marshal(want)
 			if string(got) != string(wantJSON) {
 				t.Errorf("users/%s = %s, want %s", uid, got, wantJSON)
 			}
 		}
-		if d := userDocRow(t, s, User{ID: "u1aa"}); d.Fields["preferences"].Map["area"].Map["decimals"].Kind != docstore.Integer {
+		if d := userDocRow(t, s, User{ID: "u1aa"}); d.Fields["preferences"].Map["area"].Map["decimals"].Kind != value.Integer {
 			t.Errorf("a whole number became %v, want an integer", d.Fields["preferences"].Map["area"].Map["decimals"].Kind)
 		}
 	})
@@ -201,7 +202,7 @@ func TestProfileKeepsItsPromises(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		odd, _ := docstore.FieldsFromPlain(map[string]any{"displayName": 5.0, "preferences": "x", "theme": "dark"})
+		odd, _ := value.FieldsFromPlain(map[string]any{"displayName": 5.0, "preferences": "x", "theme": "dark"})
 		for _, w := range []docstore.Write{{Path: userDocPath(u.ID), Fields: odd}, {Path: userDocPath(u.ID), Delete: true}} {
 			if _, err := s.docs.Commit(ctx, u.ID, docstore.CommitRequest{Writes: []docstore.Write{w}}); err != nil {
 				t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
 	"handy/internal/store"
 )
 
@@ -13,8 +15,8 @@ type docState struct {
 	path, parent string
 	wasLive      bool // live in the database before the batch: its index rows are there
 	live         bool
-	raw          []byte // the fields' JSON when live
-	fields       Fields // decoded lazily, for a merge
+	raw          []byte       // the fields' JSON when live
+	fields       value.Fields // decoded lazily, for a merge
 	created      int64
 	updated      int64
 	rows         []IndexRow // the index rows when live, computed lazily
@@ -26,8 +28,8 @@ type docState struct {
 // batch (replayed). A refusal for the batch's content comes back in the answer and changes
 // nothing; err is a database error, which fails the group's transaction.
 func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *clock, p *pending) (a answer, replayed bool, err error) {
-	if last, ok := g.lastBatch[clientKey{p.caller, p.req.ClientID}]; ok && p.req.ClientID != "" && p.req.BatchID <= last {
-		a, found, err := g.rememberedAnswer(ctx, tx, p.caller, p.req)
+	if g.once.replays(p) {
+		a, found, err := g.once.rememberedAnswer(ctx, tx, p.caller, p.req)
 		if err != nil || found {
 			return a, found, err
 		}
@@ -35,7 +37,7 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *
 	t := s.nextTime(c)
 	charge := func() {}
 	if !p.server {
-		if charge, err = s.checkRate(g, p.caller, max(1, len(p.writes)), t); err != nil {
+		if charge, err = s.checkRate(&g.rates, p.caller, max(1, len(p.writes)), t); err != nil {
 			return answer{err: err}, false, nil
 		}
 	}
@@ -68,7 +70,7 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *
 		}
 	}
 	if size > MaxBatchBytes {
-		return answer{err: invalidf("the batch would leave %d bytes of documents, more than %d (16 MiB): split it", size, MaxBatchBytes)}, false, nil
+		return answer{err: status.Invalidf("the batch would leave %d bytes of documents, more than %d (16 MiB): split it", size, MaxBatchBytes)}, false, nil
 	}
 	if !changes {
 		return answer{result: res}, false, nil
@@ -81,20 +83,6 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *
 		}
 	}
 	return answer{result: res}, false, nil
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// load returns the state of w's document as the batches before have left it.
-func (g *groupReads) load(w *prepared) *docState {
-	d := g.docs[w.path]
-	return &docState{path: w.path, parent: w.parent, wasLive: d.live, live: d.live, raw: d.raw, fields: d.fields,
-		created: d.created, updated: d.updated, rows: d.rows}
 }
 
 // apply applies one write to the document's state at commit time t.
@@ -114,8 +102,8 @@ func (st *docState) apply(w *prepared, t int64) (WriteResult, error) {
 		if err != nil {
 			return WriteResult{}, err
 		}
-		fields = ApplyMask(base, w.Fields, w.Mask)
-		if raw, err = EncodeFields(fields); err != nil {
+		fields = value.ApplyMask(base, w.Fields, w.Mask)
+		if raw, err = value.EncodeFields(fields); err != nil {
 			return WriteResult{}, err
 		}
 		if err := checkSize(w.path, fields); err != nil {
@@ -138,7 +126,7 @@ func (st *docState) apply(w *prepared, t int64) (WriteResult, error) {
 // check evaluates a write's precondition against the document as the batch has left it.
 func (st *docState) check(pre Precondition) error {
 	fail := func(format string, args ...any) error {
-		return &Error{Code: ErrFailedPrecondition, Message: fmt.Sprintf(format, args...)}
+		return &status.Error{Code: status.ErrFailedPrecondition, Message: fmt.Sprintf(format, args...)}
 	}
 	switch {
 	case pre.Exists != nil && *pre.Exists && !st.live:
@@ -148,17 +136,17 @@ func (st *docState) check(pre Precondition) error {
 	case !pre.UpdateTime.IsZero() && !st.live:
 		return fail("document %q does not exist", st.path)
 	case !pre.UpdateTime.IsZero() && st.updated != pre.UpdateTime.UnixMicro():
-		return fail("document %q was last updated at %s, not %s", st.path, formatTime(fromMicros(st.updated)), formatTime(pre.UpdateTime))
+		return fail("document %q was last updated at %s, not %s", st.path, value.FormatTime(fromMicros(st.updated)), value.FormatTime(pre.UpdateTime))
 	}
 	return nil
 }
 
 // decoded returns the document's fields for a merge, empty when there is no document.
-func (st *docState) decoded() (Fields, error) {
+func (st *docState) decoded() (value.Fields, error) {
 	if !st.live || st.fields != nil {
 		return st.fields, nil
 	}
-	f, err := DecodeFields(st.raw)
+	f, err := value.DecodeFields(st.raw)
 	if err != nil {
 		return nil, fmt.Errorf("stored fields of %s: %w", st.path, err)
 	}

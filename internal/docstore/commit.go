@@ -2,22 +2,25 @@ package docstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
 )
 
-// Commit limits besides the document's (MaxDocumentBytes, MaxDepth).
+// Commit limits besides the document's (MaxDocumentBytes, MaxDepth) and Config.MaxWrites.
 const (
-	MaxWrites          = 500     // writes in one commit, Firestore's
 	MaxDocumentBytes   = 1 << 20 // DocumentSize of one document, Firestore's 1 MiB
 	MaxStoredPathBytes = 512     // a written document's path; see MaxIndexEntryBytes
 	// MaxBatchBytes bounds the stored size of the documents one batch leaves: merges into
 	// large documents could otherwise make one version, which a listen sends whole, huge.
 	MaxBatchBytes    = 16 << 20
 	MaxClientIDBytes = 128
-	keptBatches      = 32 // a client's batch ids, up to its last, whose answers are kept
 )
 
 // CommitRequest is an atomic batch of writes, as Firestore REST v1's commit, with ClientID and
@@ -34,11 +37,11 @@ type CommitRequest struct {
 // false) or sets only the paths of Mask (Merge true: Firestore's updateMask, whose masked paths
 // absent from Fields are deleted). An update creates the document if need be.
 type Write struct {
-	Path         Path
+	Path         value.Path
 	Delete       bool
-	Fields       Fields
+	Fields       value.Fields
 	Merge        bool
-	Mask         []FieldPath
+	Mask         []value.FieldPath
 	Precondition Precondition
 }
 
@@ -70,9 +73,9 @@ type WriteResult struct {
 // Commits from all callers are queued to one committer, which applies as many as are waiting
 // in one transaction (a failing batch fails alone, see commitGroup), then commits once: one
 // fsync for many batches. If ctx ends first, Commit returns ctx's error, but a batch already
-// queued may still be applied: that is what ClientID and BatchID are for. A users/{uid}/history
-// collection keeps DefaultHistoryLimit live entries: the oldest by createTime become
-// tombstones in the commit that overfills it.
+// queued may still be applied: that is what ClientID and BatchID are for. A capped collection
+// (Config.Capped) keeps its Max live entries: the oldest by createTime become tombstones in
+// the commit that overfills it.
 //
 // Other errors are *Error (errors.As finds it, with the cause wrapped beside it for a database
 // failure): invalid-argument (the request, or a merged document over the limits),
@@ -83,7 +86,7 @@ type WriteResult struct {
 // failed; nothing was applied unless the database failed while committing, which a resend
 // with the same BatchID resolves).
 func (s *Store) Commit(ctx context.Context, caller string, req CommitRequest) (CommitResult, error) {
-	writes, err := prepare(caller, req)
+	writes, err := s.prepare(caller, req)
 	if err != nil {
 		return CommitResult{}, err
 	}
@@ -117,7 +120,7 @@ func (s *Store) Commit(ctx context.Context, caller string, req CommitRequest) (C
 	}
 }
 
-var errClosed = &Error{Code: ErrUnavailable, Message: "the document store is shutting down; try again"}
+var errClosed = &status.Error{Code: status.ErrUnavailable, Message: "the document store is shutting down; try again"}
 
 // prepared is a write checked and, for a replace or delete, made ready on the caller's
 // goroutine, so that the committer only reads, compares and writes.
@@ -130,27 +133,27 @@ type prepared struct {
 }
 
 // prepare validates a request as far as it can without the stored documents.
-func prepare(caller string, req CommitRequest) ([]prepared, error) {
+func (s *Store) prepare(caller string, req CommitRequest) ([]prepared, error) {
 	if caller == "" {
-		return nil, authorize(caller, Path{})
+		return nil, authorize(caller, value.Path{})
 	}
-	if len(req.Writes) > MaxWrites {
-		return nil, invalidf("a commit has %d writes, more than %d", len(req.Writes), MaxWrites)
+	if len(req.Writes) > s.cfg.MaxWrites {
+		return nil, status.Invalidf("a commit has %d writes, more than %d", len(req.Writes), s.cfg.MaxWrites)
 	}
 	switch {
 	case req.ClientID == "" && req.BatchID != 0:
-		return nil, invalidf("batchId needs a clientId")
+		return nil, status.Invalidf("batchId needs a clientId")
 	case req.ClientID != "" && req.BatchID <= 0:
-		return nil, invalidf("clientId needs a batchId above 0")
+		return nil, status.Invalidf("clientId needs a batchId above 0")
 	case len(req.ClientID) > MaxClientIDBytes || !utf8.ValidString(req.ClientID):
-		return nil, invalidf("clientId must be valid UTF-8 of at most %d bytes", MaxClientIDBytes)
+		return nil, status.Invalidf("clientId must be valid UTF-8 of at most %d bytes", MaxClientIDBytes)
 	}
 	out := make([]prepared, len(req.Writes))
 	for i, w := range req.Writes {
 		p, err := prepareWrite(caller, w)
 		if err != nil {
-			if e := (*Error)(nil); errors.As(err, &e) && e.Code == ErrInvalidArgument {
-				return nil, invalidf("write %d: %s", i, e.Message)
+			if e := (*status.Error)(nil); errors.As(err, &e) && e.Code == status.ErrInvalidArgument {
+				return nil, status.Invalidf("write %d: %s", i, e.Message)
 			}
 			return nil, err
 		}
@@ -161,7 +164,7 @@ func prepare(caller string, req CommitRequest) ([]prepared, error) {
 
 func prepareWrite(caller string, w Write) (prepared, error) {
 	if !w.Path.IsDocument() {
-		return prepared{}, invalidf("%q is not a document path", w.Path.String())
+		return prepared{}, status.Invalidf("%q is not a document path", w.Path.String())
 	}
 	if err := authorize(caller, w.Path); err != nil {
 		return prepared{}, err
@@ -169,29 +172,29 @@ func prepareWrite(caller string, w Write) (prepared, error) {
 	p := prepared{Write: w, path: w.Path.String(), parent: w.Path.Parent().String()}
 	switch {
 	case len(p.path) > MaxStoredPathBytes:
-		return prepared{}, invalidf("document path %.40q… is longer than %d bytes", p.path, MaxStoredPathBytes)
+		return prepared{}, status.Invalidf("document path %.40q… is longer than %d bytes", p.path, MaxStoredPathBytes)
 	case w.Precondition.Exists != nil && !w.Precondition.UpdateTime.IsZero():
-		return prepared{}, invalidf("a precondition has both exists and updateTime")
+		return prepared{}, status.Invalidf("a precondition has both exists and updateTime")
 	case w.Delete && (w.Fields != nil || w.Merge || w.Mask != nil):
-		return prepared{}, invalidf("a delete has fields or an updateMask")
+		return prepared{}, status.Invalidf("a delete has fields or an updateMask")
 	case !w.Merge && w.Mask != nil:
-		return prepared{}, invalidf("an updateMask needs Merge")
+		return prepared{}, status.Invalidf("an updateMask needs Merge")
 	case w.Delete:
 		return p, nil
 	}
 	for _, fp := range w.Mask {
 		if len(fp) == 0 {
-			return prepared{}, invalidf("updateMask has an empty field path")
+			return prepared{}, status.Invalidf("updateMask has an empty field path")
 		}
 		for _, name := range fp {
-			if err := ValidFieldName(name); err != nil {
-				return prepared{}, invalidf("updateMask %s: %s", fp.String(), err.Error())
+			if err := value.ValidFieldName(name); err != nil {
+				return prepared{}, status.Invalidf("updateMask %s: %s", fp.String(), err.Error())
 			}
 		}
 	}
 	// Encoding validates what a Go caller may have built by hand (names, depth, geo points,
 	// timestamps), as decoding validates what came as JSON.
-	raw, err := EncodeFields(w.Fields)
+	raw, err := value.EncodeFields(w.Fields)
 	if err != nil {
 		return prepared{}, err
 	}
@@ -205,9 +208,62 @@ func prepareWrite(caller string, w Write) (prepared, error) {
 }
 
 // checkSize applies the 1 MiB limit to a document's new content.
-func checkSize(path string, f Fields) error {
-	if n := DocumentSize(path, f); n > MaxDocumentBytes {
-		return invalidf("document %q would be %d bytes, more than %d (1 MiB)", path, n, MaxDocumentBytes)
+func checkSize(path string, f value.Fields) error {
+	if n := value.DocumentSize(path, f); n > MaxDocumentBytes {
+		return status.Invalidf("document %q would be %d bytes, more than %d (1 MiB)", path, n, MaxDocumentBytes)
 	}
+	return nil
+}
+
+// commitResultJSON is CommitResult in Firestore REST v1's CommitResponse shape, plus our
+// version (an int64, so a decimal string as proto3 JSON writes them).
+type commitResultJSON struct {
+	WriteResults []writeResultJSON `json:"writeResults"`
+	CommitTime   string            `json:"commitTime"`
+	Version      string            `json:"version"`
+}
+
+type writeResultJSON struct {
+	UpdateTime string `json:"updateTime,omitempty"`
+}
+
+// MarshalJSON encodes r as Firestore REST v1's CommitResponse, with our version:
+// {"writeResults":[{"updateTime":"…"},{}],"commitTime":"…","version":"12"}; a delete's result
+// is {}.
+func (r CommitResult) MarshalJSON() ([]byte, error) {
+	out := commitResultJSON{WriteResults: make([]writeResultJSON, len(r.WriteResults)),
+		CommitTime: value.FormatTime(r.CommitTime), Version: strconv.FormatInt(r.Version, 10)}
+	for i, w := range r.WriteResults {
+		if !w.UpdateTime.IsZero() {
+			out.WriteResults[i].UpdateTime = value.FormatTime(w.UpdateTime)
+		}
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reverses MarshalJSON.
+func (r *CommitResult) UnmarshalJSON(raw []byte) error {
+	var in commitResultJSON
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return fmt.Errorf("commit result: %w", err)
+	}
+	var out CommitResult
+	var err error
+	if out.CommitTime, err = time.Parse(time.RFC3339Nano, in.CommitTime); err != nil {
+		return fmt.Errorf("commit result: commitTime: %w", err)
+	}
+	if out.Version, err = strconv.ParseInt(in.Version, 10, 64); err != nil {
+		return fmt.Errorf("commit result: version: %w", err)
+	}
+	out.WriteResults = make([]WriteResult, len(in.WriteResults))
+	for i, w := range in.WriteResults {
+		if w.UpdateTime == "" {
+			continue
+		}
+		if out.WriteResults[i].UpdateTime, err = time.Parse(time.RFC3339Nano, w.UpdateTime); err != nil {
+			return fmt.Errorf("commit result: writeResults[%d]: %w", i, err)
+		}
+	}
+	*r = out
 	return nil
 }

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
 )
 
 // ParseCommitRequest parses a commit request in Firestore REST v1's commit shape, with
@@ -24,26 +27,30 @@ import (
 // rather than ignored: transactions, transforms, and a Document's output fields. Every failure
 // is invalid-argument naming the part; what needs the stored documents or the caller (access,
 // preconditions, sizes) is Commit's to check.
-func ParseCommitRequest(raw []byte) (CommitRequest, error) {
+func (s *Store) ParseCommitRequest(raw []byte) (CommitRequest, error) {
+	return parseCommitRequest(raw, s.cfg.MaxWrites)
+}
+
+func parseCommitRequest(raw []byte, maxWrites int) (CommitRequest, error) {
 	var req CommitRequest
-	top, err := object(raw, "commit request", "writes", "clientId", "batchId")
+	top, err := value.DecodeObject(raw, "commit request", "writes", "clientId", "batchId")
 	if err != nil {
 		return req, err
 	}
 	if v, ok := top["clientId"]; ok && json.Unmarshal(v, &req.ClientID) != nil {
-		return req, invalidf("clientId must be a string")
+		return req, status.Invalidf("clientId must be a string")
 	}
 	if v, ok := top["batchId"]; ok {
 		if req.BatchID, err = parseInt64(v); err != nil {
-			return req, invalidf("batchId %s", err.Error())
+			return req, status.Invalidf("batchId %s", err.Error())
 		}
 	}
 	var writes []json.RawMessage
 	if v, ok := top["writes"]; ok && json.Unmarshal(v, &writes) != nil {
-		return req, invalidf("writes must be an array")
+		return req, status.Invalidf("writes must be an array")
 	}
-	if len(writes) > MaxWrites {
-		return req, invalidf("a commit has %d writes, more than %d", len(writes), MaxWrites)
+	if len(writes) > maxWrites {
+		return req, status.Invalidf("a commit has %d writes, more than %d", len(writes), maxWrites)
 	}
 	req.Writes = make([]Write, len(writes))
 	for i, w := range writes {
@@ -56,7 +63,7 @@ func ParseCommitRequest(raw []byte) (CommitRequest, error) {
 
 func parseWrite(raw json.RawMessage, part string) (Write, error) {
 	var w Write
-	m, err := object(raw, part, "update", "delete", "updateMask", "currentDocument")
+	m, err := value.DecodeObject(raw, part, "update", "delete", "updateMask", "currentDocument")
 	if err != nil {
 		return w, err
 	}
@@ -64,35 +71,35 @@ func parseWrite(raw json.RawMessage, part string) (Write, error) {
 	del, isDelete := m["delete"]
 	switch {
 	case isUpdate == isDelete:
-		return w, invalidf("%s needs exactly one of update and delete", part)
+		return w, status.Invalidf("%s needs exactly one of update and delete", part)
 	case isDelete:
 		var name string
 		if json.Unmarshal(del, &name) != nil {
-			return w, invalidf("%s.delete must be a document name", part)
+			return w, status.Invalidf("%s.delete must be a document name", part)
 		}
-		if w.Path, err = ParseDocumentPath(name); err != nil {
-			return w, invalidf("%s.delete: %s", part, err.Error())
+		if w.Path, err = value.ParseDocumentPath(name); err != nil {
+			return w, status.Invalidf("%s.delete: %s", part, err.Error())
 		}
 		w.Delete = true
 		if _, ok := m["updateMask"]; ok {
-			return w, invalidf("%s: a delete has no updateMask", part)
+			return w, status.Invalidf("%s: a delete has no updateMask", part)
 		}
 	default:
-		doc, err := object(update, part+".update", "name", "fields")
+		doc, err := value.DecodeObject(update, part+".update", "name", "fields")
 		if err != nil {
 			return w, err
 		}
 		var name string
 		if json.Unmarshal(doc["name"], &name) != nil {
-			return w, invalidf("%s.update.name must be a document name", part)
+			return w, status.Invalidf("%s.update.name must be a document name", part)
 		}
-		if w.Path, err = ParseDocumentPath(name); err != nil {
-			return w, invalidf("%s.update.name: %s", part, err.Error())
+		if w.Path, err = value.ParseDocumentPath(name); err != nil {
+			return w, status.Invalidf("%s.update.name: %s", part, err.Error())
 		}
-		w.Fields = Fields{}
+		w.Fields = value.Fields{}
 		if f, ok := doc["fields"]; ok {
-			if w.Fields, err = DecodeFields(f); err != nil {
-				return w, invalidf("%s.update.fields: %s", part, err.Error())
+			if w.Fields, err = value.DecodeFields(f); err != nil {
+				return w, status.Invalidf("%s.update.fields: %s", part, err.Error())
 			}
 		}
 	}
@@ -110,19 +117,19 @@ func parseWrite(raw json.RawMessage, part string) (Write, error) {
 	return w, nil
 }
 
-func parseMask(raw json.RawMessage, part string) ([]FieldPath, error) {
-	m, err := object(raw, part, "fieldPaths")
+func parseMask(raw json.RawMessage, part string) ([]value.FieldPath, error) {
+	m, err := value.DecodeObject(raw, part, "fieldPaths")
 	if err != nil {
 		return nil, err
 	}
 	var paths []string
 	if v, ok := m["fieldPaths"]; ok && json.Unmarshal(v, &paths) != nil {
-		return nil, invalidf("%s.fieldPaths must be an array of field paths", part)
+		return nil, status.Invalidf("%s.fieldPaths must be an array of field paths", part)
 	}
-	mask := make([]FieldPath, len(paths))
+	mask := make([]value.FieldPath, len(paths))
 	for i, s := range paths {
-		if mask[i], err = ParseFieldPath(s); err != nil {
-			return nil, invalidf("%s.fieldPaths[%d]: %s", part, i, err.Error())
+		if mask[i], err = value.ParseFieldPath(s); err != nil {
+			return nil, status.Invalidf("%s.fieldPaths[%d]: %s", part, i, err.Error())
 		}
 	}
 	return mask, nil
@@ -130,27 +137,27 @@ func parseMask(raw json.RawMessage, part string) ([]FieldPath, error) {
 
 func parsePrecondition(raw json.RawMessage, part string) (Precondition, error) {
 	var pre Precondition
-	m, err := object(raw, part, "exists", "updateTime")
+	m, err := value.DecodeObject(raw, part, "exists", "updateTime")
 	if err != nil {
 		return pre, err
 	}
 	if len(m) != 1 {
-		return pre, invalidf("%s needs exactly one of exists and updateTime", part)
+		return pre, status.Invalidf("%s needs exactly one of exists and updateTime", part)
 	}
 	if v, ok := m["exists"]; ok {
 		var exists bool
 		if json.Unmarshal(v, &exists) != nil {
-			return pre, invalidf("%s.exists must be true or false", part)
+			return pre, status.Invalidf("%s.exists must be true or false", part)
 		}
 		pre.Exists = &exists
 	}
 	if v, ok := m["updateTime"]; ok {
 		var s string
 		if json.Unmarshal(v, &s) != nil {
-			return pre, invalidf("%s.updateTime must be an RFC 3339 string", part)
+			return pre, status.Invalidf("%s.updateTime must be an RFC 3339 string", part)
 		}
-		if pre.UpdateTime, err = parseTimestamp(s); err != nil {
-			return pre, invalidf("%s.updateTime %q %s", part, s, err.Error())
+		if pre.UpdateTime, err = value.ParseTimestamp(s); err != nil {
+			return pre, status.Invalidf("%s.updateTime %q %s", part, s, err.Error())
 		}
 	}
 	return pre, nil

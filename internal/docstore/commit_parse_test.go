@@ -5,15 +5,18 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
 )
 
 func TestParseCommitRequest(t *testing.T) {
 	t.Parallel()
-	req, err := ParseCommitRequest([]byte(`{"writes": [
+	req, err := parseCommitRequest([]byte(`{"writes": [
 		{"update": {"name": "users/u1/history/h1", "fields": {"tool": {"stringValue": "area"}}}, "currentDocument": {"exists": false}},
-		{"update": {"name": "users/u1"}, "updateMask": {"fieldPaths": ["ui.theme", "` + "`odd name`" + `"]}},
+		{"update": {"name": "users/u1"}, "updateMask": {"fieldPaths": ["ui.theme", "`+"`odd name`"+`"]}},
 		{"delete": "users/u1/history/h0", "currentDocument": {"updateTime": "2026-11-23T12:00:00.0000019Z"}}],
-		"clientId": "tab", "batchId": "12"}`))
+		"clientId": "tab", "batchId": "12"}`), testMaxWrites)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +24,7 @@ func TestParseCommitRequest(t *testing.T) {
 	if req.ClientID != "tab" || req.BatchID != 12 || len(w) != 3 {
 		t.Fatalf("%+v", req)
 	}
-	if w[0].Path.String() != "users/u1/history/h1" || w[0].Merge || !Equal(w[0].Fields["tool"], strV("area")) ||
+	if w[0].Path.String() != "users/u1/history/h1" || w[0].Merge || !value.Equal(w[0].Fields["tool"], strV("area")) ||
 		w[0].Precondition.Exists == nil || *w[0].Precondition.Exists {
 		t.Errorf("write 0: %+v", w[0])
 	}
@@ -31,7 +34,7 @@ func TestParseCommitRequest(t *testing.T) {
 	if !w[2].Delete || !w[2].Precondition.UpdateTime.Equal(time.Date(2026, 11, 23, 12, 0, 0, 1000, time.UTC)) {
 		t.Errorf("write 2: %+v", w[2])
 	}
-	if req, err := ParseCommitRequest([]byte(`{"batchId": 7, "clientId": "c"}`)); err != nil || req.BatchID != 7 || len(req.Writes) != 0 {
+	if req, err := parseCommitRequest([]byte(`{"batchId": 7, "clientId": "c"}`), testMaxWrites); err != nil || req.BatchID != 7 || len(req.Writes) != 0 {
 		t.Errorf("a numeric batchId: %+v, %v", req, err)
 	}
 }
@@ -60,8 +63,8 @@ func TestParseCommitRequestErrors(t *testing.T) {
 		{`{"writes": [{"update": {"name": "users/u1"}, "currentDocument": {"updateTime": "yesterday"}}]}`, "RFC 3339"},
 		{`{"writes": [{"update": {"name": "users/u1"}, "currentDocument": {"exists": "yes"}}]}`, "exists must be"},
 	} {
-		_, err := ParseCommitRequest([]byte(tt.in))
-		if !errors.Is(err, ErrInvalidArgument) || !strings.Contains(err.Error(), tt.part) {
+		_, err := parseCommitRequest([]byte(tt.in), testMaxWrites)
+		if !errors.Is(err, status.ErrInvalidArgument) || !strings.Contains(err.Error(), tt.part) {
 			t.Errorf("%s: %v, want invalid-argument naming %q", tt.in, err, tt.part)
 		}
 	}

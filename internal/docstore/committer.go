@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"handy/internal/docstore/status"
 	"handy/internal/store"
 )
 
@@ -14,7 +15,7 @@ const (
 	// context can end the wait), which is the back-pressure on writers.
 	queueSize = 4096
 	// maxGroupWrites stops a group from growing, so that one transaction stays short and a
-	// full batch still fits; a single batch of up to MaxWrites always goes.
+	// full batch still fits; a single batch of up to Config.MaxWrites always goes.
 	maxGroupWrites = 2000
 	// groupTimeout bounds one group's transaction, so that a stuck database fails the waiting
 	// commits (unavailable) instead of holding them for ever.
@@ -94,7 +95,7 @@ func (s *Store) commitGroup(group []*pending) {
 	}
 	if err != nil {
 		group[0].answer <- answer{err: fmt.Errorf("docstore: commit: %w: %w", err,
-			&Error{Code: ErrUnavailable, Message: "the commit could not be completed; send it again"})}
+			&status.Error{Code: status.ErrUnavailable, Message: "the commit could not be completed; send it again"})}
 		return
 	}
 	s.changed(changed)
@@ -134,7 +135,7 @@ func (s *Store) applyGroup(ctx context.Context, tx *store.Tx, group []*pending) 
 		return nil, nil, fmt.Errorf("lock the clock: %w", err)
 	}
 	start := c
-	g, err := prefetch(ctx, tx, group)
+	g, err := prefetch(ctx, tx, group, s.cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -149,10 +150,13 @@ func (s *Store) applyGroup(ctx context.Context, tx *store.Tx, group []*pending) 
 			changed[p.caller] = c.version
 		}
 	}
-	if err := g.flushDocs(ctx, tx, c, s.historyLimit); err != nil {
+	if err := g.flushDocs(ctx, tx, c); err != nil {
 		return nil, nil, err
 	}
-	if err := g.writeBookkeeping(ctx, tx); err != nil {
+	if err := g.once.write(ctx, tx); err != nil {
+		return nil, nil, err
+	}
+	if err := g.rates.write(ctx, tx); err != nil {
 		return nil, nil, err
 	}
 	if c == start {
@@ -180,7 +184,7 @@ func (s *Store) applyGroup(ctx context.Context, tx *store.Tx, group []*pending) 
 // then be rolled back. Once tx has committed, call wake: it tells this instance's listens
 // (PostgreSQL tells the other instances' when tx commits).
 func (s *Store) CommitInTx(ctx context.Context, tx *store.Tx, caller string, req CommitRequest) (res CommitResult, wake func(), err error) {
-	writes, err := prepare(caller, req)
+	writes, err := s.prepare(caller, req)
 	if err != nil {
 		return CommitResult{}, nil, err
 	}
@@ -215,9 +219,9 @@ func (s *Store) commitBatch(ctx context.Context, tx *store.Tx, g *groupReads, c 
 	if err != nil || replayed {
 		return a, err
 	}
-	var refused *Error
-	if p.req.ClientID != "" && (a.err == nil || errors.As(a.err, &refused) && refused.Code != ErrResourceExhausted) {
-		if err := g.remember(p, a); err != nil {
+	var refused *status.Error
+	if p.req.ClientID != "" && (a.err == nil || errors.As(a.err, &refused) && refused.Code != status.ErrResourceExhausted) {
+		if err := g.once.remember(p, a); err != nil {
 			return answer{}, err
 		}
 	}

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
+	"handy/internal/docstore/value/valuetest"
 	"handy/internal/store"
 	"handy/internal/store/storetest"
 )
@@ -43,8 +46,8 @@ func TestGroupCommit(t *testing.T) {
 				uid := fmt.Sprintf("u%d", c%16) // several clients per user
 				for k := range rounds {
 					w := []Write{
-						put(fmt.Sprintf("users/%s/history/c%d-%d", uid, c, k), Fields{"c": intV(int64(c)), "k": intV(int64(k))}),
-						merge("users/"+uid, Fields{fmt.Sprintf("c%d", c): intV(int64(k))}, fmt.Sprintf("c%d", c)),
+						put(fmt.Sprintf("users/%s/history/c%d-%d", uid, c, k), value.Fields{"c": intV(int64(c)), "k": intV(int64(k))}),
+						merge("users/"+uid, value.Fields{fmt.Sprintf("c%d", c): intV(int64(k))}, fmt.Sprintf("c%d", c)),
 					}
 					fails := (c+k)%5 == 0
 					if fails {
@@ -104,7 +107,7 @@ func TestGroupCommit(t *testing.T) {
 					last = max(last, a.round)
 				}
 			}
-			if got := d.Fields[fmt.Sprintf("c%d", c)]; !Equal(got, intV(int64(last))) {
+			if got := d.Fields[fmt.Sprintf("c%d", c)]; !value.Equal(got, intV(int64(last))) {
 				t.Errorf("client %d: users/%s has %v, want round %d", c, uid, got, last)
 			}
 			if _, err := get0(t, s, uid, fmt.Sprintf("users/%s/none/x", uid)); err == nil {
@@ -120,9 +123,9 @@ func TestGroupCommit(t *testing.T) {
 	})
 }
 
-func get0(t *testing.T, s *Store, uid, path string) (Doc, error) {
+func get0(t *testing.T, s *Store, uid, path string) (value.Doc, error) {
 	t.Helper()
-	return s.Get(context.Background(), uid, mustPath(t, path))
+	return s.Get(context.Background(), uid, valuetest.MustPath(t, path))
 }
 
 // BenchmarkCommitParallel measures acknowledged single-write commits per second from 64
@@ -133,7 +136,7 @@ func BenchmarkCommitParallel(b *testing.B) {
 	for _, e := range storetest.Engines() {
 		b.Run(e.Name, func(b *testing.B) {
 			const clients = 64
-			s := openStore(b, e.Open(b), WithWriteRate(1e9, MaxWrites))
+			s := openStore(b, e.Open(b), WithWriteRate(1e9, testMaxWrites))
 			var next sync.Mutex
 			n := 0
 			b.ResetTimer()
@@ -149,7 +152,7 @@ func BenchmarkCommitParallel(b *testing.B) {
 						}
 						n++
 						next.Unlock()
-						w := put(fmt.Sprintf("users/u%d/history/h%d", c, k), Fields{"tool": strV("area"), "k": intV(int64(k))})
+						w := put(fmt.Sprintf("users/u%d/history/h%d", c, k), value.Fields{"tool": strV("area"), "k": intV(int64(k))})
 						if _, err := s.Commit(context.Background(), fmt.Sprintf("u%d", c), CommitRequest{Writes: []Write{w}, ClientID: "tab", BatchID: int64(k + 1)}); err != nil {
 							b.Error(err)
 							return
@@ -196,7 +199,7 @@ func TestDatabaseErrorFailsOneBatch(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		if !errors.Is(errs[0], ErrUnavailable) {
+		if !errors.Is(errs[0], status.ErrUnavailable) {
 			t.Errorf("the refused batch: %v, want unavailable", errs[0])
 		}
 		for c, err := range errs[1:] {
@@ -223,7 +226,7 @@ func TestConcurrentResends(t *testing.T) {
 		var wg sync.WaitGroup
 		for i := range sends {
 			wg.Go(func() {
-				w := put(fmt.Sprintf("users/u1/history/h%d", i), Fields{"n": intV(int64(i))})
+				w := put(fmt.Sprintf("users/u1/history/h%d", i), value.Fields{"n": intV(int64(i))})
 				results[i], errs[i] = s.Commit(context.Background(), "u1", CommitRequest{ClientID: "c", BatchID: 1, Writes: []Write{w}})
 			})
 		}
@@ -247,22 +250,22 @@ func TestOneGroup(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		s := openStore(t, st)
-		exists := merge("users/u1/d/x", Fields{"m": intV(2)}, "m")
+		exists := merge("users/u1/d/x", value.Fields{"m": intV(2)}, "m")
 		exists.Precondition.Exists = boolP(true)
 		stale := del("users/u1/d/x")
 		stale.Precondition.UpdateTime = time.Unix(1, 0)
 		reqs := []CommitRequest{
-			{Writes: []Write{put("users/u1/d/x", Fields{"n": intV(1)})}},
+			{Writes: []Write{put("users/u1/d/x", value.Fields{"n": intV(1)})}},
 			{Writes: []Write{exists}},
 			{Writes: []Write{stale}},
 			{Writes: []Write{put("users/u1/d/y", nil)}},
 			{Writes: []Write{del("users/u1/d/y")}},
 			{Writes: []Write{put("users/u1/d/z", nil)}, ClientID: "c", BatchID: 1},
-			{Writes: []Write{put("users/u1/d/z", Fields{"again": intV(1)})}, ClientID: "c", BatchID: 1},
+			{Writes: []Write{put("users/u1/d/z", value.Fields{"again": intV(1)})}, ClientID: "c", BatchID: 1},
 		}
 		group := make([]*pending, len(reqs))
 		for i, req := range reqs {
-			writes, err := prepare("u1", req)
+			writes, err := s.prepare("u1", req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -273,7 +276,7 @@ func TestOneGroup(t *testing.T) {
 		for i, p := range group {
 			a := <-p.answer
 			if i == 2 {
-				wantCode(t, a.err, ErrFailedPrecondition, "was last updated")
+				wantCode(t, a.err, status.ErrFailedPrecondition, "was last updated")
 				continue
 			}
 			if a.err != nil {
@@ -285,7 +288,7 @@ func TestOneGroup(t *testing.T) {
 			t.Errorf("versions %v, want %v", got, want)
 		}
 		x, err := get(t, s, "users/u1/d/x")
-		if err != nil || !Equal(mapV(x.Fields), mapV(Fields{"n": intV(1), "m": intV(2)})) || x.Version != 2 {
+		if err != nil || !value.Equal(mapV(x.Fields), mapV(value.Fields{"n": intV(1), "m": intV(2)})) || x.Version != 2 {
 			t.Fatalf("x = %+v, %v", x, err)
 		}
 		checkIndex(t, st, x)

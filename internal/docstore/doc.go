@@ -1,10 +1,32 @@
-// Package docstore is Handy Tools' document store: documents at slash paths
-// (users/{uid}/history/{id}) holding values in Firestore's REST v1 encoding.
+// Package docstore is Handy Tools' document store engine: documents at slash paths
+// (users/{uid}/history/{id}) kept in SQL (internal/store, SQLite or PostgreSQL), committed in
+// atomic batches exactly once, queried over single-field index rows, and listened to.
 //
-// The pure core is values and their exact JSON round trip, Firestore's
-// cross-type order and an order-preserving key encoding for SQL indexes,
-// paths and field paths, validation, and queries with an in-memory reference
-// evaluator (Run). Store keeps documents in SQL (internal/store, SQLite or
-// PostgreSQL): Get, Commit (atomic batches, exactly once, group commit), the
-// limits, and single-field index rows (indexRows) over which Query runs.
+// What the store means lives in pure packages below it, which import no database and no
+// network: value (values and their Firestore REST v1 JSON, cross-type order, the
+// order-preserving key encoding, document and field paths, Doc), query (Parse, Validate, and
+// Run, the in-memory reference evaluator that is the executable specification of a query) and
+// status (the error codes the server maps to statuses). This package is how it runs.
+//
+// A commit flows through these files, in this order:
+//
+//	commit.go        Commit: CommitRequest checked (prepare) and queued; CommitResult and its JSON
+//	commit_parse.go  ParseCommitRequest: the HTTP body to a CommitRequest
+//	committer.go     the group-commit pipeline: one goroutine takes every queued batch into one
+//	                 transaction (commitGroup, applyGroup), answers each, then wakes listeners
+//	groupreads.go    groupReads: a group's reads fetched at once (prefetch), each batch's result
+//	                 kept (write), and the documents written once at the end (flushDocs)
+//	apply.go         applyBatch and docState: one batch's writes and preconditions on the
+//	                 documents as the batches before left them
+//	exactlyonce.go   a numbered batch is applied once; a resend gets the first answer back
+//	ratelimit.go     the per-user write-rate token buckets
+//	indexrows.go     the single-field index rows of a document, and their INSERT
+//	prune.go         capped collections' oldest entries (Config.Capped), old tombstones hourly
+//	hub.go           wake-ups of this instance's listens, and pg_notify for the other instances
+//
+// and the rest: store.go (Store, New, Get, Export, DeleteOwner), config.go (Config: the
+// application's limits), listen.go (Listen: long polls over docs rows by version),
+// sqlquery.go with sqlquery_plan.go and sqlquery_filters.go (Query as one SQL statement over
+// doc_index, checked against query.Run by a seeded random test on both engines), and sqlin.go
+// (IN lists read in chunks).
 package docstore

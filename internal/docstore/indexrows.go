@@ -3,7 +3,14 @@ package docstore
 import (
 	"bytes"
 	"cmp"
+	"context"
+	"fmt"
+	"maps"
 	"slices"
+	"strings"
+
+	"handy/internal/docstore/value"
+	"handy/internal/store"
 )
 
 // IndexRow is one row of the doc_index table: a single-field index entry of a
@@ -11,7 +18,7 @@ import (
 type IndexRow struct {
 	Parent string // the document's collection: users/u1/history
 	Field  string // FieldPath.String(), the same plus elementsSuffix, or "__name__"
-	Key    []byte // AppendKey of the value, or nameKey of the path
+	Key    []byte // AppendKey of the value, or PathKey of the path
 	Path   string // the document: users/u1/history/h1
 }
 
@@ -33,7 +40,7 @@ const MaxIndexEntryBytes = 1024
 // indexRows returns the doc_index rows of the document at p with fields f,
 // sorted by field then key. They are:
 //
-//   - one "__name__" row whose key is nameKey(p), so that ORDER BY key is
+//   - one "__name__" row whose key is value.PathKey(p), so that ORDER BY key is
 //     Firestore's name order;
 //   - one row for every field path reachable through maps, with the value
 //     there: a map is indexed as a whole (equality, ordering and ranges on
@@ -45,37 +52,37 @@ const MaxIndexEntryBytes = 1024
 //     is a map gets its row as a whole, not rows for its fields.
 //
 // Rows longer than MaxIndexEntryBytes are left out (see there).
-func indexRows(p Path, f Fields) []IndexRow {
+func indexRows(p value.Path, f value.Fields) []IndexRow {
 	parent, path := p.Parent().String(), p.String()
-	rows := []IndexRow{{Parent: parent, Field: nameField, Key: nameKey(p), Path: path}}
+	rows := []IndexRow{{Parent: parent, Field: value.NameField, Key: value.PathKey(p), Path: path}}
 	add := func(field string, key []byte) {
 		if len(field)+len(key) <= MaxIndexEntryBytes {
 			rows = append(rows, IndexRow{Parent: parent, Field: field, Key: key, Path: path})
 		}
 	}
-	var walk func(fp FieldPath, v Value)
-	walk = func(fp FieldPath, v Value) {
+	var walk func(fp value.FieldPath, v value.Value)
+	walk = func(fp value.FieldPath, v value.Value) {
 		field := fp.String()
-		add(field, AppendKey(nil, v))
+		add(field, value.AppendKey(nil, v))
 		switch v.Kind {
-		case Array:
+		case value.Array:
 			keys := make([][]byte, len(v.Array))
 			for i, e := range v.Array {
-				keys[i] = AppendKey(nil, e)
+				keys[i] = value.AppendKey(nil, e)
 			}
 			slices.SortFunc(keys, bytes.Compare)
 			for _, k := range slices.CompactFunc(keys, bytes.Equal) {
 				add(field+elementsSuffix, k)
 			}
-		case Map:
-			for _, name := range sortedKeys(v.Map) {
+		case value.Map:
+			for _, name := range slices.Sorted(maps.Keys(v.Map)) {
 				// A fresh slice per child: fp's backing array is shared by siblings.
 				walk(append(fp[:len(fp):len(fp)], name), v.Map[name])
 			}
 		}
 	}
-	for _, name := range sortedKeys(f) {
-		walk(FieldPath{name}, f[name])
+	for _, name := range slices.Sorted(maps.Keys(f)) {
+		walk(value.FieldPath{name}, f[name])
 	}
 	slices.SortFunc(rows, func(a, b IndexRow) int {
 		return cmp.Or(cmp.Compare(a.Field, b.Field), bytes.Compare(a.Key, b.Key))
@@ -83,14 +90,22 @@ func indexRows(p Path, f Fields) []IndexRow {
 	return rows
 }
 
-// nameKey encodes a document path so that bytes.Compare of two keys is
-// Path.Compare of the paths: each segment escaped and terminated as
-// AppendKey does strings, so that segments compare by bytes and a path sorts
-// before its extensions. __name__ filters and cursors compare such keys.
-func nameKey(p Path) []byte {
-	var key []byte
-	for i := range p.Len() {
-		key = appendEscaped(key, p.Segment(i))
+// indexInsertRows bounds one INSERT's rows (4 parameters each), well under both engines'
+// limits on parameters.
+const indexInsertRows = 250
+
+func insertIndexRows(ctx context.Context, tx *store.Tx, rows []IndexRow) error {
+	for len(rows) > 0 {
+		part := rows[:min(len(rows), indexInsertRows)]
+		rows = rows[len(part):]
+		q := "INSERT INTO doc_index (parent, field, key, path) VALUES " + strings.Repeat("(?, ?, ?, ?), ", len(part)-1) + "(?, ?, ?, ?)"
+		args := make([]any, 0, 4*len(part))
+		for _, r := range part {
+			args = append(args, r.Parent, r.Field, r.Key, r.Path)
+		}
+		if _, err := tx.Exec(ctx, q, args...); err != nil {
+			return fmt.Errorf("index documents: %w", err)
+		}
 	}
-	return key
+	return nil
 }

@@ -5,31 +5,34 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"handy/internal/docstore/value"
+	"handy/internal/docstore/value/valuetest"
 )
 
 func TestIndexRows(t *testing.T) {
 	t.Parallel()
-	p := mustPath(t, "users/u1/history/h1")
-	one, oneDouble, word := Value{Kind: Integer, Int: 1}, Value{Kind: Double, Double: 1}, Value{Kind: String, Str: "w"}
-	inner := Value{Kind: Map, Map: map[string]Value{"b": one, "odd name": word}}
-	list := Value{Kind: Array, Array: []Value{word, one, oneDouble, inner}}
-	f := Fields{"a": {Kind: Map, Map: map[string]Value{"m": inner, "l": list}}, "n": {Kind: Double, Double: math.NaN()}, "e": {Kind: Map}}
+	p := valuetest.MustPath(t, "users/u1/history/h1")
+	one, oneDouble, word := value.Value{Kind: value.Integer, Int: 1}, value.Value{Kind: value.Double, Double: 1}, value.Value{Kind: value.String, Str: "w"}
+	inner := value.Value{Kind: value.Map, Map: map[string]value.Value{"b": one, "odd name": word}}
+	list := value.Value{Kind: value.Array, Array: []value.Value{word, one, oneDouble, inner}}
+	f := value.Fields{"a": {Kind: value.Map, Map: map[string]value.Value{"m": inner, "l": list}}, "n": {Kind: value.Double, Double: math.NaN()}, "e": {Kind: value.Map}}
 	type row struct {
 		field string
 		key   []byte
 	}
 	want := []row{
-		{"__name__", nameKey(p)},
-		{"a", AppendKey(nil, f["a"])},
-		{"a.l", AppendKey(nil, list)},
-		{"a.l[]", AppendKey(nil, one)}, // 1 and 1.0 are one element
-		{"a.l[]", AppendKey(nil, word)},
-		{"a.l[]", AppendKey(nil, inner)}, // a map element as a whole, not its fields
-		{"a.m", AppendKey(nil, inner)},
-		{"a.m.`odd name`", AppendKey(nil, word)},
-		{"a.m.b", AppendKey(nil, one)},
-		{"e", AppendKey(nil, f["e"])},
-		{"n", AppendKey(nil, f["n"])},
+		{"__name__", value.PathKey(p)},
+		{"a", value.AppendKey(nil, f["a"])},
+		{"a.l", value.AppendKey(nil, list)},
+		{"a.l[]", value.AppendKey(nil, one)}, // 1 and 1.0 are one element
+		{"a.l[]", value.AppendKey(nil, word)},
+		{"a.l[]", value.AppendKey(nil, inner)}, // a map element as a whole, not its fields
+		{"a.m", value.AppendKey(nil, inner)},
+		{"a.m.`odd name`", value.AppendKey(nil, word)},
+		{"a.m.b", value.AppendKey(nil, one)},
+		{"e", value.AppendKey(nil, f["e"])},
+		{"n", value.AppendKey(nil, f["n"])},
 	}
 	got := indexRows(p, f)
 	if len(got) != len(want) {
@@ -46,11 +49,11 @@ func TestIndexRows(t *testing.T) {
 // path has one, so that the SQL half answers what Run answers.
 func TestIndexRowsMatchGet(t *testing.T) {
 	t.Parallel()
-	p := mustPath(t, "c/d")
-	f := Fields{
-		"x": {Kind: Map, Map: map[string]Value{
-			"y": {Kind: Map, Map: map[string]Value{"z": {Kind: Boolean, Bool: true}}},
-			"a": {Kind: Array, Array: []Value{{Kind: Map, Map: map[string]Value{"k": {Kind: Null}}}}},
+	p := valuetest.MustPath(t, "c/d")
+	f := value.Fields{
+		"x": {Kind: value.Map, Map: map[string]value.Value{
+			"y": {Kind: value.Map, Map: map[string]value.Value{"z": {Kind: value.Boolean, Bool: true}}},
+			"a": {Kind: value.Array, Array: []value.Value{{Kind: value.Map, Map: map[string]value.Value{"k": {Kind: value.Null}}}}},
 		}},
 	}
 	rows := map[string][]byte{}
@@ -60,17 +63,17 @@ func TestIndexRowsMatchGet(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"x", "x.y", "x.y.z", "x.a"} {
-		fp, err := ParseFieldPath(s)
+		fp, err := value.ParseFieldPath(s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		v, ok := fp.Get(f)
-		if !ok || !bytes.Equal(rows[s], AppendKey(nil, v)) {
+		if !ok || !bytes.Equal(rows[s], value.AppendKey(nil, v)) {
 			t.Errorf("%s: row %x, Get %v %v", s, rows[s], v, ok)
 		}
 		delete(rows, s)
 	}
-	delete(rows, nameField)
+	delete(rows, value.NameField)
 	if len(rows) != 0 {
 		t.Errorf("rows for paths Get cannot reach: %v", rows)
 	}
@@ -78,11 +81,11 @@ func TestIndexRowsMatchGet(t *testing.T) {
 
 func TestIndexRowsLeaveOutLongEntries(t *testing.T) {
 	t.Parallel()
-	long := Value{Kind: String, Str: strings.Repeat("x", MaxIndexEntryBytes)}
-	short := Value{Kind: String, Str: "s"}
-	f := Fields{"long": long, "m": {Kind: Map, Map: map[string]Value{"a": short, "b": long}}, "l": {Kind: Array, Array: []Value{short, long}}}
+	long := value.Value{Kind: value.String, Str: strings.Repeat("x", MaxIndexEntryBytes)}
+	short := value.Value{Kind: value.String, Str: "s"}
+	f := value.Fields{"long": long, "m": {Kind: value.Map, Map: map[string]value.Value{"a": short, "b": long}}, "l": {Kind: value.Array, Array: []value.Value{short, long}}}
 	var fields []string
-	for _, r := range indexRows(mustPath(t, "c/d"), f) {
+	for _, r := range indexRows(valuetest.MustPath(t, "c/d"), f) {
 		fields = append(fields, r.Field)
 		if len(r.Field)+len(r.Key) > MaxIndexEntryBytes {
 			t.Errorf("row %s has %d bytes", r.Field, len(r.Field)+len(r.Key))
@@ -90,18 +93,5 @@ func TestIndexRowsLeaveOutLongEntries(t *testing.T) {
 	}
 	if got := strings.Join(fields, " "); got != "__name__ l[] m.a" {
 		t.Errorf("rows %s, want the short leaves only", got)
-	}
-}
-
-func TestNameKeyOrdersAsPathCompare(t *testing.T) {
-	t.Parallel()
-	paths := []string{"a/b", "a-/b", "a/b/c/d", "a/b-", "a/b/c/d\x00", "ab/c", "a\x00/b", "a\x00\x01/b", "a/c", "b/a"}
-	for _, x := range paths {
-		for _, y := range paths {
-			px, py := mustPath(t, x), mustPath(t, y)
-			if got, want := bytes.Compare(nameKey(px), nameKey(py)), px.Compare(py); got != want {
-				t.Errorf("%q vs %q: keys %d, paths %d", x, y, got, want)
-			}
-		}
 	}
 }

@@ -3,8 +3,13 @@ package docstore
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
+
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
 )
 
 // Listen limits.
@@ -23,7 +28,7 @@ const (
 // Change is one document's change in a Listen answer: its new state, or its deletion (Deleted,
 // Fields nil, UpdateTime the deletion's commit time).
 type Change struct {
-	Doc
+	value.Doc
 	Deleted bool
 }
 
@@ -51,15 +56,15 @@ type Changes struct {
 func (s *Store) Listen(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func()) (Changes, error) {
 	switch {
 	case caller == "":
-		return Changes{}, &Error{Code: ErrUnauthenticated, Message: "sign in to listen to documents"}
+		return Changes{}, &status.Error{Code: status.ErrUnauthenticated, Message: "sign in to listen to documents"}
 	case since < 0:
-		return Changes{}, invalidf("since %d is not a version: versions are 0 or more", since)
+		return Changes{}, status.Invalidf("since %d is not a version: versions are 0 or more", since)
 	case timeout < MinListenTimeout || timeout > MaxListenTimeout:
-		return Changes{}, invalidf("timeout %s is outside 5s to 30s", timeout)
+		return Changes{}, status.Invalidf("timeout %s is outside 5s to 30s", timeout)
 	}
 	woken, stop, ok := s.hub.wait(caller)
 	if !ok {
-		return Changes{}, &Error{Code: ErrResourceExhausted, RetryAfter: time.Second,
+		return Changes{}, &status.Error{Code: status.ErrResourceExhausted, RetryAfter: time.Second,
 			Message: fmt.Sprintf("too many listens at once: at most %d per user", maxListeners)}
 	}
 	defer stop()
@@ -83,7 +88,7 @@ func (s *Store) Listen(ctx context.Context, caller string, since int64, timeout 
 		case <-ctx.Done():
 			return Changes{}, ctx.Err()
 		case <-s.closing:
-			return Changes{}, &Error{Code: ErrUnavailable, Message: "the server is shutting down; listen again"}
+			return Changes{}, &status.Error{Code: status.ErrUnavailable, Message: "the server is shutting down; listen again"}
 		}
 	}
 }
@@ -198,13 +203,35 @@ func scanChange(rows *sql.Rows) (Change, int, error) {
 	if err := rows.Scan(&path, &fields, &created, &updated, &version); err != nil {
 		return Change{}, 0, err
 	}
-	p, err := ParseDocumentPath(path)
+	p, err := value.ParseDocumentPath(path)
 	if err != nil {
 		return Change{}, 0, fmt.Errorf("stored path %q: %w", path, err)
 	}
 	if !fields.Valid {
-		return Change{Doc: Doc{Path: p, UpdateTime: fromMicros(updated), Version: version}, Deleted: true}, 0, nil
+		return Change{Doc: value.Doc{Path: p, UpdateTime: fromMicros(updated), Version: version}, Deleted: true}, 0, nil
 	}
 	d, err := storedDoc(p, fields.String, created, updated, version)
 	return Change{Doc: d}, len(fields.String), err
+}
+
+// MarshalJSON encodes a change: the document, or for a deletion
+// {"name","updateTime","version","deleted":true}, updateTime being the deletion's.
+func (c Change) MarshalJSON() ([]byte, error) {
+	if !c.Deleted {
+		return c.Doc.MarshalJSON()
+	}
+	return value.MarshalTombstone(c.Path, c.UpdateTime, c.Version)
+}
+
+// MarshalJSON encodes a listen answer: {"reset","version","changes"}.
+func (c Changes) MarshalJSON() ([]byte, error) {
+	changes := c.Changes
+	if changes == nil {
+		changes = []Change{}
+	}
+	return json.Marshal(struct {
+		Reset   bool     `json:"reset"`
+		Version string   `json:"version"`
+		Changes []Change `json:"changes"`
+	}{c.Reset, strconv.FormatInt(c.Version, 10), changes})
 }

@@ -2,12 +2,124 @@ package docstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"handy/internal/store"
 )
+
+// Two kinds of pruning: the capped collections' oldest entries, in the commit that overfills
+// them (capCounts), and old tombstones, hourly (pruneLoop).
+
+// capCounts is a group's net changes to the capped collections (Config.Capped), in the order
+// the group first changed each.
+type capCounts struct {
+	deltas map[string]*capDelta // by collection path
+	order  []string
+}
+
+// capDelta is a capped collection's net change of live entries in a group.
+type capDelta struct {
+	owner string
+	delta int
+	limit int // Capped.Max
+}
+
+func newCapCounts() capCounts { return capCounts{deltas: map[string]*capDelta{}} }
+
+// add counts a change of d live entries (+1 or -1) in the collection parent of owner's, capped at limit.
+func (k *capCounts) add(parent, owner string, limit, d int) {
+	h := k.deltas[parent]
+	if h == nil {
+		h = &capDelta{owner: owner, limit: limit}
+		k.deltas[parent] = h
+		k.order = append(k.order, parent)
+	}
+	h.delta += d
+}
+
+// write adds the group's net changes to the capped collections' live entries (doc_counts, one
+// statement for them all), and prunes each that this takes past its cap. docs is the group's
+// view of the documents, which learns of the pruned ones.
+func (k *capCounts) write(ctx context.Context, tx *store.Tx, c clock, docs map[string]docRow) error {
+	var args []any
+	for _, parent := range k.order {
+		if h := k.deltas[parent]; h.delta != 0 {
+			args = append(args, parent, h.owner, h.delta)
+		}
+	}
+	const chunk = 200
+	for len(args) > 0 {
+		part := args[:min(len(args), 3*chunk)]
+		args = args[len(part):]
+		q := "INSERT INTO doc_counts (parent, owner, live) VALUES " + strings.Repeat("(?, ?, ?), ", len(part)/3-1) +
+			"(?, ?, ?) ON CONFLICT (parent) DO UPDATE SET live = doc_counts.live + excluded.live RETURNING parent, live"
+		rows, err := tx.Query(ctx, q, part...)
+		if err != nil {
+			return fmt.Errorf("count capped collections' entries: %w", err)
+		}
+		over := map[string]int{}
+		for rows.Next() {
+			var parent string
+			var live int
+			if err := rows.Scan(&parent, &live); err != nil {
+				rows.Close()
+				return fmt.Errorf("count capped collections' entries: %w", err)
+			}
+			if live > k.deltas[parent].limit {
+				over[parent] = live
+			}
+		}
+		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+			return fmt.Errorf("count capped collections' entries: %w", err)
+		}
+		for parent, live := range over {
+			if err := pruneOldest(ctx, tx, docs, parent, live, c, k.deltas[parent].limit); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// pruneOldest deletes the oldest (by createTime) entries of a capped collection of live
+// entries past the limit, as tombstones at c, the group's last time and version, so that they
+// come after any change the group made to them. doc_counts is kept by every commit that adds
+// or removes an entry of a capped collection, so anything else that writes docs must keep it too.
+func pruneOldest(ctx context.Context, tx *store.Tx, docs map[string]docRow, parent string, live int, c clock, limit int) error {
+	rows, err := tx.Query(ctx, "SELECT path FROM docs WHERE parent = ? AND fields IS NOT NULL ORDER BY create_time, path LIMIT ?", parent, live-limit)
+	if err != nil {
+		return fmt.Errorf("find the oldest of %s: %w", parent, err)
+	}
+	var oldest []string
+	for rows.Next() {
+		var path string
+		if err := rows.Scan(&path); err != nil {
+			rows.Close()
+			return fmt.Errorf("find the oldest of %s: %w", parent, err)
+		}
+		oldest = append(oldest, path)
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return fmt.Errorf("find the oldest of %s: %w", parent, err)
+	}
+	for _, path := range oldest {
+		if _, err := tx.Exec(ctx, "DELETE FROM doc_index WHERE path = ?", path); err != nil {
+			return fmt.Errorf("prune %s: %w", path, err)
+		}
+		if _, err := tx.Exec(ctx, "UPDATE docs SET fields = NULL, update_time = ?, version = ? WHERE path = ?", c.time, c.version, path); err != nil {
+			return fmt.Errorf("prune %s: %w", path, err)
+		}
+		docs[path] = docRow{updated: c.time}
+	}
+	if _, err := tx.Exec(ctx, "UPDATE doc_counts SET live = ? WHERE parent = ?", live-len(oldest), parent); err != nil {
+		return fmt.Errorf("count %s: %w", parent, err)
+	}
+	return nil
+}
 
 // DefaultTombstoneRetention is how long a deleted document's tombstone is kept for listeners
 // to learn of the deletion. A client away for longer gets a reset (see Listen) instead.

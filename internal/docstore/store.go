@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
 	"handy/internal/store"
 )
 
@@ -19,15 +21,15 @@ import (
 // the database; commits go through one committer goroutine per Store (see Commit), so Close
 // must be called.
 type Store struct {
-	st           *store.Store
-	id           string // this Store among the instances on one database, in notifications
-	logger       *slog.Logger
-	now          func() time.Time
-	notify       func(owners map[string]int64)
-	hub          *hub
-	rate         float64 // writes per second per user, refilled continuously
-	burst        float64 // the bucket's size: writes a user may make at once
-	historyLimit int
+	st     *store.Store
+	id     string // this Store among the instances on one database, in notifications
+	logger *slog.Logger
+	now    func() time.Time
+	notify func(owners map[string]int64)
+	hub    *hub
+	rate   float64 // writes per second per user, refilled continuously
+	burst  float64 // the bucket's size: writes a user may make at once
+	cfg    Config
 
 	queue          chan *pending
 	closing        chan struct{} // closed by Close: no new commits
@@ -42,9 +44,8 @@ type Store struct {
 // deletions and preference changes) and then write a few times a second, far above what a
 // person using the tools produces.
 const (
-	DefaultWriteRate    = 10   // writes per second per user
-	DefaultWriteBurst   = 2000 // writes at once: four full batches
-	DefaultHistoryLimit = 10000
+	DefaultWriteRate  = 10   // writes per second per user
+	DefaultWriteBurst = 2000 // writes at once: four full batches of 500
 )
 
 // Option configures a Store.
@@ -65,38 +66,40 @@ func WithNotify(fn func(owners map[string]int64)) Option {
 }
 
 // WithWriteRate sets the per-user write rate: perSecond writes refilled continuously into a
-// bucket of burst writes; a commit takes one per write. burst must be at least MaxWrites, or
-// a full batch could never pass.
+// bucket of burst writes; a commit takes one per write. New raises burst to Config.MaxWrites
+// if it is below, as a full batch could otherwise never pass.
 func WithWriteRate(perSecond float64, burst int) Option {
-	return func(s *Store) { s.rate, s.burst = perSecond, float64(max(burst, MaxWrites)) }
+	return func(s *Store) { s.rate, s.burst = perSecond, float64(burst) }
 }
 
-// WithHistoryLimit sets how many documents a users/{uid}/history collection keeps (tests).
-func WithHistoryLimit(n int) Option { return func(s *Store) { s.historyLimit = n } }
-
-// New returns a Store over st, which must be migrated, and starts its committer, the hourly
+// New returns a Store over st, which must be migrated, keeping the limits of cfg, and starts its committer, the hourly
 // pruning of old tombstones and, on PostgreSQL, the relay of other instances' commits to this
 // one's listens.
-func New(st *store.Store, opts ...Option) *Store {
+func New(st *store.Store, cfg Config, opts ...Option) *Store {
+	if cfg.MaxWrites < 1 {
+		// Every commit with a write would fail: a wiring mistake, not a condition to handle.
+		panic(fmt.Sprintf("docstore: Config.MaxWrites is %d", cfg.MaxWrites))
+	}
 	id := make([]byte, 8)
 	rand.Read(id) // never fails (crypto/rand)
 	s := &Store{
-		st:           st,
-		id:           hex.EncodeToString(id),
-		logger:       slog.Default(),
-		hub:          newHub(),
-		now:          time.Now,
-		notify:       func(map[string]int64) {},
-		rate:         DefaultWriteRate,
-		burst:        DefaultWriteBurst,
-		historyLimit: DefaultHistoryLimit,
-		queue:        make(chan *pending, queueSize),
-		closing:      make(chan struct{}),
-		done:         make(chan struct{}),
+		st:      st,
+		id:      hex.EncodeToString(id),
+		logger:  slog.Default(),
+		hub:     newHub(),
+		now:     time.Now,
+		notify:  func(map[string]int64) {},
+		rate:    DefaultWriteRate,
+		burst:   DefaultWriteBurst,
+		cfg:     cfg,
+		queue:   make(chan *pending, queueSize),
+		closing: make(chan struct{}),
+		done:    make(chan struct{}),
 	}
 	for _, o := range opts {
 		o(s)
 	}
+	s.burst = max(s.burst, float64(cfg.MaxWrites))
 	go s.commitLoop()
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopBackground = cancel
@@ -119,48 +122,48 @@ func (s *Store) Close() error {
 
 // authorize applies the access rule to a document or collection path: a signed-in caller
 // reads and writes only users/{caller} and below.
-func authorize(caller string, p Path) error {
+func authorize(caller string, p value.Path) error {
 	if caller == "" {
-		return &Error{Code: ErrUnauthenticated, Message: "sign in to read or write documents"}
+		return &status.Error{Code: status.ErrUnauthenticated, Message: "sign in to read or write documents"}
 	}
 	if owner, ok := p.Owner(); !ok || owner != caller {
-		return &Error{Code: ErrPermissionDenied, Message: fmt.Sprintf("no access to %q: only users/{your uid} and below", p.String())}
+		return &status.Error{Code: status.ErrPermissionDenied, Message: fmt.Sprintf("no access to %q: only users/{your uid} and below", p.String())}
 	}
 	return nil
 }
 
 // Get returns the document at p, or a not-found Error when there is none (or it was deleted).
-func (s *Store) Get(ctx context.Context, caller string, p Path) (Doc, error) {
+func (s *Store) Get(ctx context.Context, caller string, p value.Path) (value.Doc, error) {
 	if err := authorize(caller, p); err != nil {
-		return Doc{}, err
+		return value.Doc{}, err
 	}
 	if !p.IsDocument() {
-		return Doc{}, invalidf("%q is a collection, not a document", p.String())
+		return value.Doc{}, status.Invalidf("%q is a collection, not a document", p.String())
 	}
 	var fields sql.NullString
 	var created, updated, version int64
 	err := s.st.QueryRow(ctx, "SELECT fields, create_time, update_time, version FROM docs WHERE path = ?", p.String()).
 		Scan(&fields, &created, &updated, &version)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && !fields.Valid {
-		return Doc{}, &Error{Code: ErrNotFound, Message: fmt.Sprintf("document %q not found", p.String())}
+		return value.Doc{}, &status.Error{Code: status.ErrNotFound, Message: fmt.Sprintf("document %q not found", p.String())}
 	}
 	if err != nil {
-		return Doc{}, fmt.Errorf("docstore: get %s: %w", p.String(), err)
+		return value.Doc{}, fmt.Errorf("docstore: get %s: %w", p.String(), err)
 	}
 	d, err := storedDoc(p, fields.String, created, updated, version)
 	if err != nil {
-		return Doc{}, fmt.Errorf("docstore: get: %w", err)
+		return value.Doc{}, fmt.Errorf("docstore: get: %w", err)
 	}
 	return d, nil
 }
 
 // storedDoc rebuilds a Doc from a live docs row.
-func storedDoc(p Path, fields string, created, updated, version int64) (Doc, error) {
-	f, err := DecodeFields([]byte(fields))
+func storedDoc(p value.Path, fields string, created, updated, version int64) (value.Doc, error) {
+	f, err := value.DecodeFields([]byte(fields))
 	if err != nil {
-		return Doc{}, fmt.Errorf("stored fields of %s: %w", p.String(), err)
+		return value.Doc{}, fmt.Errorf("stored fields of %s: %w", p.String(), err)
 	}
-	return Doc{Path: p, Fields: f, CreateTime: fromMicros(created), UpdateTime: fromMicros(updated), Version: version}, nil
+	return value.Doc{Path: p, Fields: f, CreateTime: fromMicros(created), UpdateTime: fromMicros(updated), Version: version}, nil
 }
 
 func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
@@ -176,7 +179,7 @@ type ExportDoc struct {
 // Export returns every live document of uid, in path order, for the account's data export.
 func (s *Store) Export(ctx context.Context, uid string) ([]ExportDoc, error) {
 	type exported struct {
-		path Path
+		path value.Path
 		doc  ExportDoc
 	}
 	var all []exported
@@ -193,7 +196,7 @@ func (s *Store) Export(ctx context.Context, uid string) ([]ExportDoc, error) {
 		if err := rows.Scan(&path, &fields, &created, &updated); err != nil {
 			return nil, fmt.Errorf("docstore: export %s: %w", uid, err)
 		}
-		p, err := ParseDocumentPath(path)
+		p, err := value.ParseDocumentPath(path)
 		if err != nil {
 			return nil, fmt.Errorf("docstore: export %s: stored path %q: %w", uid, path, err)
 		}
@@ -201,7 +204,7 @@ func (s *Store) Export(ctx context.Context, uid string) ([]ExportDoc, error) {
 		if err != nil {
 			return nil, fmt.Errorf("docstore: export %s: %w", uid, err)
 		}
-		all = append(all, exported{p, ExportDoc{Path: path, CreateTime: d.CreateTime, UpdateTime: d.UpdateTime, Fields: PlainJSON(d.Fields)}})
+		all = append(all, exported{p, ExportDoc{Path: path, CreateTime: d.CreateTime, UpdateTime: d.UpdateTime, Fields: value.PlainJSON(d.Fields)}})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("docstore: export %s: %w", uid, err)

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
+	"handy/internal/docstore/value/valuetest"
 	"handy/internal/store"
 	"handy/internal/store/storetest"
 )
@@ -38,20 +41,36 @@ func (c *testClock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// openStore returns a Store over st, closed when the test ends.
+// testMaxWrites is the per-commit write limit the tests give the store: Firestore's, which
+// the application uses too.
+const testMaxWrites = 500
+
+// testConfig is the application's configuration as the tests give it: the history collection
+// capped at 10,000 entries.
+func testConfig() Config {
+	return Config{MaxWrites: testMaxWrites, Capped: []Capped{{Collection: "history", Max: 10000}}}
+}
+
+// openStore returns a Store over st with testConfig, closed when the test ends.
 func openStore(tb testing.TB, st *store.Store, opts ...Option) *Store {
 	tb.Helper()
-	s := New(st, opts...)
+	return openStoreConfig(tb, st, testConfig(), opts...)
+}
+
+// openStoreConfig returns a Store over st with cfg, closed when the test ends.
+func openStoreConfig(tb testing.TB, st *store.Store, cfg Config, opts ...Option) *Store {
+	tb.Helper()
+	s := New(st, cfg, opts...)
 	tb.Cleanup(func() { s.Close() })
 	return s
 }
 
-func strV(s string) Value { return Value{Kind: String, Str: s} }
-func intV(i int64) Value  { return Value{Kind: Integer, Int: i} }
-func mapV(f Fields) Value { return Value{Kind: Map, Map: f} }
-func boolP(b bool) *bool  { return &b }
-func put(path string, f Fields) Write {
-	p, err := ParseDocumentPath(path)
+func strV(s string) value.Value       { return value.Value{Kind: value.String, Str: s} }
+func intV(i int64) value.Value        { return value.Value{Kind: value.Integer, Int: i} }
+func mapV(f value.Fields) value.Value { return value.Value{Kind: value.Map, Map: f} }
+func boolP(b bool) *bool              { return &b }
+func put(path string, f value.Fields) Write {
+	p, err := value.ParseDocumentPath(path)
 	if err != nil {
 		panic(err)
 	}
@@ -64,11 +83,11 @@ func del(path string) Write {
 	return w
 }
 
-func merge(path string, f Fields, mask ...string) Write {
+func merge(path string, f value.Fields, mask ...string) Write {
 	w := put(path, f)
 	w.Merge = true
 	for _, m := range mask {
-		fp, err := ParseFieldPath(m)
+		fp, err := value.ParseFieldPath(m)
 		if err != nil {
 			panic(err)
 		}
@@ -86,15 +105,15 @@ func commit(t *testing.T, s *Store, caller string, writes ...Write) CommitResult
 	return r
 }
 
-func get(t *testing.T, s *Store, path string) (Doc, error) {
+func get(t *testing.T, s *Store, path string) (value.Doc, error) {
 	t.Helper()
-	return s.Get(context.Background(), "u1", mustPath(t, path))
+	return s.Get(context.Background(), "u1", valuetest.MustPath(t, path))
 }
 
 // wantCode checks that err is an *Error with code and a message containing part.
 func wantCode(t *testing.T, err error, code error, part string) {
 	t.Helper()
-	var e *Error
+	var e *status.Error
 	if !errors.As(err, &e) || !errors.Is(err, code) || !bytes.Contains([]byte(e.Message), []byte(part)) {
 		t.Fatalf("error %v, want %v naming %q", err, code, part)
 	}
@@ -105,26 +124,26 @@ func TestCommitAndGet(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		clock := newTestClock()
 		s := openStore(t, st, WithClock(clock.Now))
-		r1 := commit(t, s, "u1", put("users/u1/history/h1", Fields{"tool": strV("area"), "m": mapV(Fields{"a": intV(1), "b": intV(2)})}))
+		r1 := commit(t, s, "u1", put("users/u1/history/h1", value.Fields{"tool": strV("area"), "m": mapV(value.Fields{"a": intV(1), "b": intV(2)})}))
 		d, err := get(t, s, "users/u1/history/h1")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !d.CreateTime.Equal(clock.Now()) || !d.UpdateTime.Equal(r1.CommitTime) || d.Version != r1.Version || r1.Version != 1 ||
-			!r1.WriteResults[0].UpdateTime.Equal(r1.CommitTime) || !Equal(d.Fields["tool"], strV("area")) {
+			!r1.WriteResults[0].UpdateTime.Equal(r1.CommitTime) || !value.Equal(d.Fields["tool"], strV("area")) {
 			t.Fatalf("after create: %+v, result %+v", d, r1)
 		}
 		checkIndex(t, st, d)
 
 		// A merge sets and deletes only the masked paths; createTime stays.
 		clock.Advance(time.Second)
-		r2 := commit(t, s, "u1", merge("users/u1/history/h1", Fields{"m": mapV(Fields{"c": intV(3)}), "x": intV(9)}, "m.c", "m.a", "n"))
+		r2 := commit(t, s, "u1", merge("users/u1/history/h1", value.Fields{"m": mapV(value.Fields{"c": intV(3)}), "x": intV(9)}, "m.c", "m.a", "n"))
 		d, err = get(t, s, "users/u1/history/h1")
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := Fields{"tool": strV("area"), "m": mapV(Fields{"b": intV(2), "c": intV(3)})}
-		if !Equal(mapV(d.Fields), mapV(want)) || !d.CreateTime.Equal(r1.CommitTime) || !d.UpdateTime.Equal(r2.CommitTime) || d.Version != 2 {
+		want := value.Fields{"tool": strV("area"), "m": mapV(value.Fields{"b": intV(2), "c": intV(3)})}
+		if !value.Equal(mapV(d.Fields), mapV(want)) || !d.CreateTime.Equal(r1.CommitTime) || !d.UpdateTime.Equal(r2.CommitTime) || d.Version != 2 {
 			t.Fatalf("after merge: %+v", d)
 		}
 		checkIndex(t, st, d)
@@ -137,17 +156,17 @@ func TestCommitAndGet(t *testing.T) {
 		}
 
 		// Several writes to one document in a batch apply in order; a delete answers {}.
-		r4 := commit(t, s, "u1", put("users/u1/history/h2", Fields{"a": intV(1)}), merge("users/u1/history/h2", Fields{"b": intV(2)}, "b"),
+		r4 := commit(t, s, "u1", put("users/u1/history/h2", value.Fields{"a": intV(1)}), merge("users/u1/history/h2", value.Fields{"b": intV(2)}, "b"),
 			del("users/u1/history/h1"), del("users/u1/history/never"))
 		if r4.Version != 3 || !r4.WriteResults[3].UpdateTime.IsZero() || !r4.WriteResults[2].UpdateTime.IsZero() {
 			t.Fatalf("batch result %+v", r4)
 		}
-		if _, err := get(t, s, "users/u1/history/h1"); !errors.Is(err, ErrNotFound) {
+		if _, err := get(t, s, "users/u1/history/h1"); !errors.Is(err, status.ErrNotFound) {
 			t.Fatalf("a deleted document: %v", err)
 		}
-		checkIndex(t, st, Doc{Path: mustPath(t, "users/u1/history/h1")})
+		checkIndex(t, st, value.Doc{Path: valuetest.MustPath(t, "users/u1/history/h1")})
 		d, err = get(t, s, "users/u1/history/h2")
-		if err != nil || !Equal(mapV(d.Fields), mapV(Fields{"a": intV(1), "b": intV(2)})) || d.Version != 3 {
+		if err != nil || !value.Equal(mapV(d.Fields), mapV(value.Fields{"a": intV(1), "b": intV(2)})) || d.Version != 3 {
 			t.Fatalf("h2 = %+v, %v", d, err)
 		}
 		// The deletion is a tombstone at the batch's version, for listeners.
@@ -157,11 +176,11 @@ func TestCommitAndGet(t *testing.T) {
 		}
 		// A document created again has a new createTime.
 		clock.Advance(time.Second)
-		r5 := commit(t, s, "u1", put("users/u1/history/h1", Fields{}))
+		r5 := commit(t, s, "u1", put("users/u1/history/h1", value.Fields{}))
 		if d, err := get(t, s, "users/u1/history/h1"); err != nil || !d.CreateTime.Equal(r5.CommitTime) || len(d.Fields) != 0 {
 			t.Fatalf("recreated: %+v, %v", d, err)
 		}
-		if _, err := get(t, s, "users/u1/history/nothing"); !errors.Is(err, ErrNotFound) {
+		if _, err := get(t, s, "users/u1/history/nothing"); !errors.Is(err, status.ErrNotFound) {
 			t.Fatalf("a missing document: %v", err)
 		}
 	})
@@ -169,7 +188,7 @@ func TestCommitAndGet(t *testing.T) {
 
 // checkIndex compares d's index rows in the database with indexRows (none when d has no path's
 // fields, i.e. it was deleted).
-func checkIndex(t *testing.T, st *store.Store, d Doc) {
+func checkIndex(t *testing.T, st *store.Store, d value.Doc) {
 	t.Helper()
 	var want []IndexRow
 	if d.Fields != nil {
@@ -213,25 +232,25 @@ func TestAccessRules(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		s := openStore(t, st)
 		ctx := context.Background()
-		_, err := s.Get(ctx, "", mustPath(t, "users/u1"))
-		wantCode(t, err, ErrUnauthenticated, "sign in")
+		_, err := s.Get(ctx, "", valuetest.MustPath(t, "users/u1"))
+		wantCode(t, err, status.ErrUnauthenticated, "sign in")
 		_, err = s.Commit(ctx, "", CommitRequest{})
-		wantCode(t, err, ErrUnauthenticated, "sign in")
+		wantCode(t, err, status.ErrUnauthenticated, "sign in")
 		for _, path := range []string{"users/u2", "users/u2/history/h1", "other/u1", "users/u10/x/y"} {
-			_, err := s.Get(ctx, "u1", mustPath(t, path))
-			wantCode(t, err, ErrPermissionDenied, path)
+			_, err := s.Get(ctx, "u1", valuetest.MustPath(t, path))
+			wantCode(t, err, status.ErrPermissionDenied, path)
 			_, err = s.Commit(ctx, "u1", CommitRequest{Writes: []Write{put("users/u1/ok/a", nil), put(path, nil)}})
-			wantCode(t, err, ErrPermissionDenied, path)
+			wantCode(t, err, status.ErrPermissionDenied, path)
 		}
-		if _, err := get(t, s, "users/u1/ok/a"); !errors.Is(err, ErrNotFound) {
+		if _, err := get(t, s, "users/u1/ok/a"); !errors.Is(err, status.ErrNotFound) {
 			t.Fatalf("a refused batch wrote: %v", err)
 		}
-		commit(t, s, "u1", put("users/u1", Fields{"name": strV("me")}), put("users/u1/a/b/c/d", nil))
+		commit(t, s, "u1", put("users/u1", value.Fields{"name": strV("me")}), put("users/u1/a/b/c/d", nil))
 		if _, err := get(t, s, "users/u1"); err != nil {
 			t.Fatal(err)
 		}
-		_, err = s.Get(ctx, "u1", mustPath(t, "users/u1/history"))
-		wantCode(t, err, ErrInvalidArgument, "collection")
+		_, err = s.Get(ctx, "u1", valuetest.MustPath(t, "users/u1/history"))
+		wantCode(t, err, status.ErrInvalidArgument, "collection")
 	})
 }
 
@@ -240,13 +259,13 @@ func TestExportAndDeleteOwner(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
 		s := openStore(t, st)
-		commit(t, s, "u1", put("users/u1", Fields{"n": intV(1)}), put("users/u1/history/b", Fields{"s": strV("x")}),
-			put("users/u1/history/a", Fields{}), put("users/u1/history/gone", Fields{}), put("users/u1/history-/a", nil))
+		commit(t, s, "u1", put("users/u1", value.Fields{"n": intV(1)}), put("users/u1/history/b", value.Fields{"s": strV("x")}),
+			put("users/u1/history/a", value.Fields{}), put("users/u1/history/gone", value.Fields{}), put("users/u1/history-/a", nil))
 		commit(t, s, "u1", del("users/u1/history/gone"))
 		if _, err := s.Commit(ctx, "u1", CommitRequest{ClientID: "c", BatchID: 1}); err != nil {
 			t.Fatal(err)
 		}
-		commit(t, s, "u2", put("users/u2", Fields{"n": intV(2)}))
+		commit(t, s, "u2", put("users/u2", value.Fields{"n": intV(2)}))
 		got, err := s.Export(ctx, "u1")
 		if err != nil {
 			t.Fatal(err)
@@ -286,13 +305,13 @@ func TestExportAndDeleteOwner(t *testing.T) {
 func TestClosedStoreRefusesCommits(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
-		s := New(st)
+		s := New(st, testConfig())
 		commit(t, s, "u1", put("users/u1", nil))
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}
 		_, err := s.Commit(context.Background(), "u1", CommitRequest{Writes: []Write{put("users/u1", nil)}})
-		wantCode(t, err, ErrUnavailable, "shutting down")
+		wantCode(t, err, status.ErrUnavailable, "shutting down")
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}

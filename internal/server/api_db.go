@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"handy/internal/docstore"
+	"handy/internal/docstore/query"
+	"handy/internal/docstore/status"
+	"handy/internal/docstore/value"
 )
 
 // maxCommitBody bounds a commit's body: a full document of 1 MiB (DocumentSize) takes more
@@ -29,7 +32,7 @@ func (s *Server) dbRoutes() []apiRoute {
 	return []apiRoute{
 		{http.MethodGet, "/api/v1/db/documents/{path...}", s.dbGet},
 		{http.MethodGet, "/api/v1/db/documents", func(http.ResponseWriter, *http.Request) error {
-			return &docstore.Error{Code: docstore.ErrInvalidArgument, Message: "name a document: /api/v1/db/documents/users/{uid}/…"}
+			return &status.Error{Code: status.ErrInvalidArgument, Message: "name a document: /api/v1/db/documents/users/{uid}/…"}
 		}},
 		{http.MethodPost, "/api/v1/db/commit", s.dbCommit},
 		{http.MethodPost, "/api/v1/db/query", s.dbQuery},
@@ -42,7 +45,7 @@ func (s *Server) dbGet(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := docstore.ParseDocumentPath(r.PathValue("path"))
+	p, err := value.ParseDocumentPath(r.PathValue("path"))
 	if err != nil {
 		return err
 	}
@@ -63,7 +66,7 @@ func (s *Server) dbCommit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	req, err := docstore.ParseCommitRequest(body)
+	req, err := s.docs.ParseCommitRequest(body)
 	if err != nil {
 		return err
 	}
@@ -87,7 +90,7 @@ func (s *Server) dbQuery(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, &body); err != nil {
 		return err
 	}
-	q, err := docstore.ParseQuery(body.Parent, body.StructuredQuery)
+	q, err := query.Parse(body.Parent, body.StructuredQuery)
 	if err != nil {
 		return err
 	}
@@ -96,7 +99,7 @@ func (s *Server) dbQuery(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if docs == nil {
-		docs = []docstore.Doc{}
+		docs = []value.Doc{}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"documents": docs})
 	return nil
@@ -160,16 +163,16 @@ func listenParams(r *http.Request) (since int64, timeout time.Duration, err erro
 	timeout = docstore.MaxListenTimeout
 	if v := q.Get("since"); v != "" {
 		if since, err = strconv.ParseInt(v, 10, 64); err != nil {
-			return 0, 0, &docstore.Error{Code: docstore.ErrInvalidArgument, Message: fmt.Sprintf("since %q is not a version: a whole number", v)}
+			return 0, 0, &status.Error{Code: status.ErrInvalidArgument, Message: fmt.Sprintf("since %q is not a version: a whole number", v)}
 		}
 	}
 	if v := q.Get("timeout"); v != "" {
 		secs, err := strconv.ParseUint(strings.TrimSuffix(v, "s"), 10, 64)
 		switch {
 		case err != nil && !errors.Is(err, strconv.ErrRange):
-			return 0, 0, &docstore.Error{Code: docstore.ErrInvalidArgument, Message: fmt.Sprintf("timeout %q is not a number of seconds such as 30s", v)}
+			return 0, 0, &status.Error{Code: status.ErrInvalidArgument, Message: fmt.Sprintf("timeout %q is not a number of seconds such as 30s", v)}
 		case err != nil || secs > uint64(docstore.MaxListenTimeout/time.Second):
-			return 0, 0, &docstore.Error{Code: docstore.ErrInvalidArgument, Message: fmt.Sprintf("timeout %ss is outside 5s to 30s", strings.TrimSuffix(v, "s"))}
+			return 0, 0, &status.Error{Code: status.ErrInvalidArgument, Message: fmt.Sprintf("timeout %ss is outside 5s to 30s", strings.TrimSuffix(v, "s"))}
 		}
 		timeout = time.Duration(secs) * time.Second
 	}

@@ -770,7 +770,7 @@ func TestDBBodyLimits(t *testing.T) {
 func TestDBWriteRate(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
-		h := newDBServer(t, st, docstore.WithWriteRate(1, docstore.MaxWrites)).handler
+		h := newDBServer(t, st, docstore.WithWriteRate(1, testDocsConfig().MaxWrites)).handler
 		u, other := dbSignup(t, h, "ada@example.com"), dbSignup(t, h, "bob@example.com")
 		many := func(u dbUser, prefix string, n int) string {
 			ws := make([]string, n)

@@ -30,10 +30,16 @@ func apiServer(t *testing.T, st *store.Store, limits account.Limits) http.Handle
 	return newAPIServer(t, st, limits).handler
 }
 
+// testDocsConfig is the document store's configuration as cmd/handy gives it: 500 writes per
+// commit, the history capped at 10,000 entries.
+func testDocsConfig() docstore.Config {
+	return docstore.Config{MaxWrites: 500, Capped: []docstore.Capped{{Collection: "history", Max: 10000}}}
+}
+
 func newAPIServer(t *testing.T, st *store.Store, limits account.Limits, docOpts ...docstore.Option) *Server {
 	t.Helper()
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	docs := docstore.New(st, append([]docstore.Option{docstore.WithLogger(logger)}, docOpts...)...)
+	docs := docstore.New(st, testDocsConfig(), append([]docstore.Option{docstore.WithLogger(logger)}, docOpts...)...)
 	t.Cleanup(func() { docs.Close() })
 	svc, err := account.New(st, docs, logger, site.Default().Limits(), account.WithParams(account.Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}), account.WithLimits(limits))
 	if err != nil {

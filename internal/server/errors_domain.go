@@ -8,7 +8,7 @@ import (
 
 	"handy/internal/account"
 	"handy/internal/analytics"
-	"handy/internal/docstore"
+	"handy/internal/docstore/status"
 	"handy/internal/site"
 )
 
@@ -51,14 +51,14 @@ func newDomainErrorTable(l site.Limits) domainErrorTable {
 // docstoreStatus is the HTTP status of each of the document store's error codes; its errors
 // carry their own public messages, which name the offending part.
 var docstoreStatus = map[error]int{
-	docstore.ErrInvalidArgument:    http.StatusBadRequest,
-	docstore.ErrUnauthenticated:    http.StatusUnauthorized,
-	docstore.ErrPermissionDenied:   http.StatusForbidden,
-	docstore.ErrNotFound:           http.StatusNotFound,
-	docstore.ErrAborted:            http.StatusConflict,
-	docstore.ErrFailedPrecondition: http.StatusPreconditionFailed,
-	docstore.ErrResourceExhausted:  http.StatusTooManyRequests,
-	docstore.ErrUnavailable:        http.StatusServiceUnavailable,
+	status.ErrInvalidArgument:    http.StatusBadRequest,
+	status.ErrUnauthenticated:    http.StatusUnauthorized,
+	status.ErrPermissionDenied:   http.StatusForbidden,
+	status.ErrNotFound:           http.StatusNotFound,
+	status.ErrAborted:            http.StatusConflict,
+	status.ErrFailedPrecondition: http.StatusPreconditionFailed,
+	status.ErrResourceExhausted:  http.StatusTooManyRequests,
+	status.ErrUnavailable:        http.StatusServiceUnavailable,
 }
 
 // The answers to a page view the analytics cannot take now. They carry no cause: a full
@@ -93,7 +93,7 @@ func (t domainErrorTable) lookup(err error) (*Error, bool) {
 	if e, ok := analyticsError(err); ok {
 		return e, true
 	}
-	var de *docstore.Error
+	var de *status.Error
 	if errors.As(err, &de) {
 		status, ok := docstoreStatus[de.Code]
 		if !ok {
