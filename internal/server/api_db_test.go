@@ -366,7 +366,7 @@ func TestDBQuery(t *testing.T) {
 }
 
 // TestDBListen proves the long poll: since=0 answers the live documents; a listen waiting
-// from a version answers a later commit within 100 ms, deletions as {"name","deleted":true,
+// from a version answers a later commit (how soon: benchlisten), deletions as {"name","deleted":true,
 // "updateTime","version"}; catching up from an old version replays changes in version order;
 // a version from the future is a reset; an idle listen ends at its timeout with no change and
 // its own version, unmoved by another user's commits.
