@@ -21,7 +21,8 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
 
-// cheap keeps the tests fast; the timing test uses the real parameters.
+// cheap keeps the tests fast; TestSigninCostsTheSameForUnknownAddresses and
+// BenchmarkSigninWrongPassword use the real parameters.
 var cheap = Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}
 
 type clock struct {
