@@ -14,7 +14,8 @@ import (
 
 func TestHashCap(t *testing.T) {
 	t.Parallel()
-	c := newHashCap(Hashing{Slots: 1, Queue: 1, Wait: 2 * time.Second})
+	// A wait of an hour: a refusal that waited for the slot or for the timer would hang.
+	c := newHashCap(Hashing{Slots: 1, Queue: 1, Wait: time.Hour})
 	release := make(chan struct{})
 	running := make(chan struct{})
 	first := make(chan error, 1)
@@ -25,16 +26,18 @@ func TestHashCap(t *testing.T) {
 	second := make(chan error, 1)
 	ran := make(chan struct{})
 	go func() { second <- c.run(context.Background(), func() { close(ran) }) }()
-	for len(c.waiting) == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	// ...and with the queue full too, one more is refused at once, without running.
-	start := time.Now()
-	if err := c.run(context.Background(), func() { t.Error("ran past a full queue") }); !errors.Is(err, ErrBusy) {
-		t.Fatalf("past a full queue: %v, want ErrBusy", err)
-	}
-	if d := time.Since(start); d > 100*time.Millisecond {
-		t.Errorf("the refusal took %v: it must not wait", d)
+	waitUntil(t, "the second request waits in the queue", func() bool { return len(c.waiting) == 1 })
+	// ...and with the queue full too, one more is refused at once, without running: while the
+	// slot is still held, so it did not wait for it.
+	refused := make(chan error, 1)
+	go func() { refused <- c.run(context.Background(), func() { t.Error("ran past a full queue") }) }()
+	select {
+	case err := <-refused:
+		if !errors.Is(err, ErrBusy) {
+			t.Fatalf("past a full queue: %v, want ErrBusy", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("past a full queue, a request waited instead of being refused")
 	}
 	close(release)
 	if err := <-first; err != nil {
@@ -55,6 +58,7 @@ func TestHashCapWaitAndCancel(t *testing.T) {
 	<-running
 	defer close(release)
 
+	// A lower bound only: the timer cannot fire early, and a busy machine only makes it later.
 	start := time.Now()
 	if err := c.run(context.Background(), func() {}); !errors.Is(err, ErrBusy) {
 		t.Fatalf("after the wait: %v, want ErrBusy", err)
@@ -109,10 +113,26 @@ func TestSigninCanceledDuringCheck(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		time.AfterFunc(30*time.Millisecond, cancel) // after the look-up, during the hash
+		go func() { // after the look-up, during the hash: once the check holds a hashing slot
+			for len(s.hashing.slots) == 0 && ctx.Err() == nil {
+				time.Sleep(100 * time.Microsecond)
+			}
+			cancel()
+		}()
 		token, u, err := s.Signin(ctx, creds, "192.0.2.1")
+		cancel()
 		if err == nil {
 			t.Fatalf("Signin with its context canceled during the check: token %q, user %+v, no error", token, u)
 		}
 	})
+}
+
+// waitUntil polls cond until it holds; 30 s without it fails the test, so a hang fails too.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within 30 s: %s", what)
+		}
+	}
 }

@@ -2,6 +2,11 @@ package account
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -10,6 +15,13 @@ import (
 	"handy/internal/store"
 )
 
+// TokenLifetime is how long a sign-in token lives without use; each use extends it.
+const TokenLifetime = 30 * 24 * time.Hour
+
+// tokenRefresh is how stale an expiry may get before a use writes a new one: refreshing at
+// most hourly keeps reads from writing on every request.
+const tokenRefresh = time.Hour
+
 // SessionLifetime is how long a session lives at most, however often it is used: a token that
 // leaked keeps working no longer than this, even in steady use.
 const SessionLifetime = 365 * 24 * time.Hour
@@ -17,60 +29,44 @@ const SessionLifetime = 365 * 24 * time.Hour
 // MaxSessions is how many sessions an account keeps; signing in once more ends the oldest.
 const MaxSessions = 20
 
-// ChangePassword sets a new password after checking the current one again (a check that counts
-// as a sign-in attempt from address, under the same limits), and ends every session but the
-// one of keepToken: whoever else held a token must sign in again with the new password.
-func (s *Service) ChangePassword(ctx context.Context, u User, current, next, keepToken, address string) error {
-	if !s.validPassword(next) {
-		return ErrInvalidPassword
+// Authenticate returns the user a token belongs to, extending its expiry.
+func (s *Service) Authenticate(ctx context.Context, token string) (User, error) {
+	if token == "" {
+		return User{}, ErrUnauthenticated
 	}
 	now := s.now()
-	att, err := s.begin(ctx, u.Email, u.ID, address, now)
-	var limited *RateLimitError
-	if errors.As(err, &limited) {
-		s.refusals.log(s.logger, now, "password change refused", u.ID+" "+network(address), slog.String("reason", "rate-limited"), slog.String("user", u.ID), slog.String("address", address), slog.Duration("retry_after", limited.RetryAfter))
+	var u User
+	var created, last, expires, began int64
+	err := s.store.QueryRow(ctx, `SELECT u.id, u.email, u.created_at, u.last_sign_in_at, s.expires_at, s.created_at
+		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`, hashToken(token)).Scan(&u.ID, &u.Email, &created, &last, &expires, &began)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, ErrUnauthenticated
 	}
 	if err != nil {
-		return err
+		return User{}, fmt.Errorf("account: look up token: %w", err)
 	}
-	var hash string
-	if err := s.store.QueryRow(ctx, "SELECT password_hash FROM users WHERE id = ?", u.ID).Scan(&hash); err != nil {
-		return errors.Join(ErrUnauthenticated, att.refund(ctx))
-	}
-	match, err := s.verify(ctx, hash, current)
-	if unchecked(err) {
-		return errors.Join(err, att.refund(context.WithoutCancel(ctx)))
-	}
-	if err != nil {
-		return fmt.Errorf("account: stored hash of %s: %w", u.ID, err)
-	}
-	if !match {
-		s.logger.Warn("password change refused", slog.String("reason", "wrong-password"), slog.String("user", u.ID), slog.String("address", address))
-		if err := s.recordFailure(ctx, u.Email, address, now); err != nil {
-			return err
+	// Sliding: 30 days without use. Absolute: a year after the sign-in, however used.
+	expires = min(expires, began+SessionLifetime.Milliseconds())
+	if expires <= ms(now) {
+		if _, err := s.store.Exec(ctx, "DELETE FROM sessions WHERE token_hash = ?", hashToken(token)); err != nil {
+			return User{}, fmt.Errorf("account: drop expired token: %w", err)
 		}
-		return ErrWrongPassword
+		return User{}, ErrUnauthenticated
 	}
-	if err := att.refund(ctx); err != nil {
-		return err
-	}
-	newHash, err := s.hash(ctx, next)
-	if err != nil {
-		return err
-	}
-	err = s.store.InTx(ctx, func(tx *store.Tx) error {
-		if _, err := tx.Exec(ctx, "UPDATE users SET password_hash = ? WHERE id = ?", newHash, u.ID); err != nil {
-			return fmt.Errorf("account: set password: %w", err)
+	if next := min(ms(now.Add(TokenLifetime)), began+SessionLifetime.Milliseconds()); next-expires >= tokenRefresh.Milliseconds() {
+		if _, err := s.store.Exec(ctx, "UPDATE sessions SET expires_at = ? WHERE token_hash = ?", next, hashToken(token)); err != nil {
+			return User{}, fmt.Errorf("account: extend token: %w", err)
 		}
-		if _, err := tx.Exec(ctx, "DELETE FROM sessions WHERE user_id = ? AND token_hash <> ?", u.ID, hashToken(keepToken)); err != nil {
-			return fmt.Errorf("account: end the other sessions: %w", err)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
 	}
-	s.logger.Info("password changed", slog.String("user", u.ID))
+	u.CreatedAt, u.LastSignInAt = time.UnixMilli(created), time.UnixMilli(last)
+	return u, nil
+}
+
+// Signout ends the token's session (an unknown token is already signed out).
+func (s *Service) Signout(ctx context.Context, token string) error {
+	if _, err := s.store.Exec(ctx, "DELETE FROM sessions WHERE token_hash = ?", hashToken(token)); err != nil {
+		return fmt.Errorf("account: sign out: %w", err)
+	}
 	return nil
 }
 
@@ -92,4 +88,22 @@ func endOldestSessions(ctx context.Context, tx *store.Tx, userID string) error {
 		return fmt.Errorf("account: end the oldest sessions: %w", err)
 	}
 	return nil
+}
+
+func (s *Service) newSession(ctx context.Context, tx *store.Tx, userID string, now time.Time) (string, error) {
+	raw := make([]byte, 32) // 256 bits
+	if _, err := rand.Read(raw); err != nil {
+		return "", fmt.Errorf("account: token: %w", err)
+	}
+	token := base64.RawURLEncoding.EncodeToString(raw)
+	if _, err := tx.Exec(ctx, "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+		hashToken(token), userID, ms(now), ms(now.Add(TokenLifetime))); err != nil {
+		return "", fmt.Errorf("account: create session: %w", err)
+	}
+	return token, endOldestSessions(ctx, tx, userID)
+}
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
 }

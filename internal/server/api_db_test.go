@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -98,6 +99,35 @@ func (u dbUser) listenAsync(params string) <-chan answer {
 		ch <- a
 	}()
 	return ch
+}
+
+// listenWaiting is listenAsync that also says when the listen starts to wait (its headers are
+// flushed then), so that a test acts once it waits rather than after a guessed pause.
+func (u dbUser) listenWaiting(params string) (waiting <-chan struct{}, answered <-chan answer) {
+	r := httptest.NewRequest("GET", "/api/v1/db/listen?"+params, nil)
+	r.RemoteAddr = "192.0.2.10:5555"
+	r.Header.Set("Authorization", "Bearer "+u.token)
+	w := &flushSignal{ResponseRecorder: httptest.NewRecorder(), flushed: make(chan struct{})}
+	ch := make(chan answer, 1)
+	go func() {
+		u.h.ServeHTTP(w, r)
+		a := answer{status: w.Code, header: w.Header(), raw: w.Body.String()}
+		json.Unmarshal(w.Body.Bytes(), &a.body)
+		ch <- a
+	}()
+	return w.flushed, ch
+}
+
+// flushSignal is a recorder that closes flushed at its first Flush.
+type flushSignal struct {
+	*httptest.ResponseRecorder
+	once    sync.Once
+	flushed chan struct{}
+}
+
+func (f *flushSignal) Flush() {
+	f.ResponseRecorder.Flush()
+	f.once.Do(func() { close(f.flushed) })
 }
 
 // update is one write replacing (or creating) the document at path with fields, given in
@@ -336,7 +366,7 @@ func TestDBQuery(t *testing.T) {
 }
 
 // TestDBListen proves the long poll: since=0 answers the live documents; a listen waiting
-// from a version answers a later commit within 100 ms, deletions as {"name","deleted":true,
+// from a version answers a later commit (how soon: benchlisten), deletions as {"name","deleted":true,
 // "updateTime","version"}; catching up from an old version replays changes in version order;
 // a version from the future is a reset; an idle listen ends at its timeout with no change and
 // its own version, unmoved by another user's commits.
@@ -367,7 +397,8 @@ func TestDBListen(t *testing.T) {
 		}
 
 		// change starts a listen from since, checks that it holds, commits, and returns the
-		// listen's answer, which must come within 100 ms of the commit.
+		// listen's answer, which must come after the commit (how soon is benchlisten's to
+		// measure: `make bench`, part 6).
 		change := func(since int64, commit string, deletes ...int) (answer, string, int64) {
 			t.Helper()
 			ch := u.listenAsync(fmt.Sprintf("since=%d&timeout=30s", since))
@@ -377,16 +408,12 @@ func TestDBListen(t *testing.T) {
 			case <-time.After(50 * time.Millisecond):
 			}
 			c := u.commit(commit)
-			committed := time.Now()
 			ct, v := commitOK(t, c, 1, deletes...)
 			var a answer
 			select {
 			case a = <-ch:
-			case <-time.After(5 * time.Second):
-				t.Fatalf("listen since=%d: no answer 5s after a commit", since)
-			}
-			if d := time.Since(committed); d > 100*time.Millisecond {
-				t.Errorf("listen since=%d answered %v after the commit, want within 100ms", since, d)
+			case <-time.After(20 * time.Second): // before its own timeout of 30 s: the commit woke it
+				t.Fatalf("listen since=%d: no answer 20 s after a commit", since)
 			}
 			if a.status != 200 || a.body["reset"] != false || a.body["version"] != strconv.FormatInt(v, 10) {
 				t.Fatalf("listen since=%d: %d %s, want reset false, version %d", since, a.status, a.raw, v)
@@ -416,13 +443,25 @@ func TestDBListen(t *testing.T) {
 			t.Errorf("listen from the future: %d %s, want a reset with the 2 live documents", a.status, a.raw)
 		}
 
-		// Idle: another user's commit does not end it; the timeout does, with nothing.
+		// Idle: another user's commit does not end it; the timeout does, with nothing. The
+		// lower bound cannot fail on a busy machine (the server's timer cannot fire early);
+		// the upper one only catches a listen that never ends.
 		start := time.Now()
-		ch := u.listenAsync(fmt.Sprintf("since=%d&timeout=5s", v3))
-		time.Sleep(50 * time.Millisecond)
+		waiting, ch := u.listenWaiting(fmt.Sprintf("since=%d&timeout=5s", v3))
+		select {
+		case <-waiting:
+		case a := <-ch:
+			t.Fatalf("an idle listen answered at once: %d %s", a.status, a.raw)
+		case <-time.After(30 * time.Second):
+			t.Fatal("an idle listen did not start to wait within 30 s")
+		}
 		commitOK(t, other.commit(writes(update(other.path("history/h1"), `{}`, ""))), 1)
-		a = <-ch
-		if d := time.Since(start); d < 5*time.Second-50*time.Millisecond || d > 8*time.Second {
+		select {
+		case a = <-ch:
+		case <-time.After(30 * time.Second):
+			t.Fatal("an idle listen with timeout=5s did not answer within 30 s")
+		}
+		if d := time.Since(start); d < 5*time.Second-50*time.Millisecond {
 			t.Errorf("an idle listen with timeout=5s answered after %v", d)
 		}
 		if want := fmt.Sprintf(`{"reset":false,"version":"%d","changes":[]}`+"\n", v3); a.status != 200 || a.raw != want {
@@ -679,7 +718,7 @@ func TestDBListenLimit(t *testing.T) {
 				if a.status != 429 || errCode(a) != "resource-exhausted" || a.header.Get("Retry-After") != "1" || !strings.Contains(errMessage(a), "32") {
 					t.Errorf("a listen past 32: %d %s Retry-After %q, want 429 resource-exhausted, Retry-After 1", a.status, a.raw, a.header.Get("Retry-After"))
 				}
-			case <-time.After(5 * time.Second):
+			case <-time.After(30 * time.Second):
 				t.Fatal("fewer than 8 of 40 listens were refused")
 			}
 		}
@@ -698,7 +737,7 @@ func TestDBListenLimit(t *testing.T) {
 				if cs, _ := a.body["changes"].([]any); a.status != 200 || len(cs) != 1 {
 					t.Errorf("a waiting listen: %d %s, want the change", a.status, a.raw)
 				}
-			case <-time.After(5 * time.Second):
+			case <-time.After(20 * time.Second): // before their own timeout of 30 s
 				t.Fatal("a waiting listen did not answer the commit")
 			}
 		}
@@ -922,14 +961,13 @@ func TestDBListenShutdown(t *testing.T) {
 		case <-time.After(200 * time.Millisecond):
 		}
 
-		start := time.Now()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		// Shutdown does not wait for the listen: it returns before its own deadline, which comes
+		// before the listen's timeout of 30 s, and the listen ends with an unavailable error (its
+		// timeout would have answered 200 with no changes).
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
 		if err := s.Shutdown(ctx); err != nil {
-			t.Errorf("Shutdown: %v", err)
-		}
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("Shutdown took %v with a listen in flight", d)
+			t.Errorf("Shutdown with a listen in flight: %v", err)
 		}
 		select {
 		case r := <-listened:

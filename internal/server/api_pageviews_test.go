@@ -258,8 +258,10 @@ func TestPageviewsWrittenAtShutdown(t *testing.T) {
 				}
 			})
 		}
-		for acked.Load() < 200 {
-			time.Sleep(5 * time.Millisecond)
+		for deadline := time.Now().Add(30 * time.Second); acked.Load() < 200; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d beacons acknowledged in 30 s, want 200 before the shutdown", acked.Load())
+			}
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -333,8 +335,12 @@ func TestPageviewPrivacy(t *testing.T) {
 			if _, err := st.Exec(ctx, "ALTER TABLE analytics_views RENAME TO analytics_views_away"); err != nil {
 				t.Fatal(err)
 			}
-		case 360:
-			time.Sleep(100 * time.Millisecond)
+		case 360: // once a flush has failed
+			for deadline := time.Now().Add(30 * time.Second); !strings.Contains(ps.log.String(), "writing page views failed"); time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("no failed flush logged 30 s after the table was renamed away")
+				}
+			}
 			if _, err := st.Exec(ctx, "ALTER TABLE analytics_views_away RENAME TO analytics_views"); err != nil {
 				t.Fatal(err)
 			}

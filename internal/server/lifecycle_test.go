@@ -55,13 +55,14 @@ func TestGracefulShutdown(t *testing.T) {
 
 	shutdown := make(chan error, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		shutdown <- s.Shutdown(ctx)
 	}()
-	deadline := time.Now().Add(5 * time.Second)
-	for !s.draining.Load() && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
+	for deadline := time.Now().Add(30 * time.Second); !s.draining.Load(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("not draining 30 s after Shutdown was called")
+		}
 	}
 	if res, _ := serve(t, s.Handler(), request{target: "/readyz"}); res.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("/readyz while shutting down = %d, want 503", res.StatusCode)
