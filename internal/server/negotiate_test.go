@@ -5,46 +5,10 @@ import (
 	"testing"
 )
 
-func TestAcceptedEncodings(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		header   string
-		br, gzip bool
-	}{
-		{"", false, false},
-		{"gzip, deflate, br, zstd", true, true},
-		{"gzip, deflate", false, true},
-		{"br;q=1.0, gzip;q=0.8, *;q=0.1", true, true},
-		{"BR, GZIP", true, true},
-		{"br;q=0", false, false},
-		{"gzip;q=0, br", true, false},
-		{"*", true, true},
-		{"*;q=0", false, false},
-		{"*, br;q=0", false, true},
-		{"identity", false, false},
-		{"x-gzip", false, true},
-		{"gzip;q=0.000", false, false},
-		{"gzip;q=abc", false, false},
-		{"gzip;q=2", false, false},
-		{"gzip ; q=0.5", false, true},
-		{"gzip;level=1;q=0.5", false, true},
-		{",,;;==", false, false},
-	}
-	for _, tt := range tests {
-		br, gz := acceptedEncodings([]string{tt.header})
-		if br != tt.br || gz != tt.gzip {
-			t.Errorf("acceptedEncodings(%q) = br %v gzip %v, want %v %v", tt.header, br, gz, tt.br, tt.gzip)
-		}
-	}
-	if br, gz := acceptedEncodings([]string{"gzip", "br"}); !br || !gz {
-		t.Error("several Accept-Encoding lines are not combined")
-	}
-}
-
 func TestContentNegotiation(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, httpOrigin)
-	_, identity := serve(t, s.Handler(), request{target: "/de/area-calculator"})
+	_, identity := serve(t, s.Handler(), request{Target: "/de/area-calculator"})
 	tests := []struct{ acceptEncoding, want string }{
 		{"", ""},
 		{"gzip", "gzip"},
@@ -56,7 +20,7 @@ func TestContentNegotiation(t *testing.T) {
 	}
 	etags := make(map[string]string)
 	for _, tt := range tests {
-		res, body := serve(t, s.Handler(), request{target: "/de/area-calculator", header: map[string]string{"Accept-Encoding": tt.acceptEncoding}})
+		res, body := serve(t, s.Handler(), request{Target: "/de/area-calculator", Header: map[string]string{"Accept-Encoding": tt.acceptEncoding}})
 		if got := res.Header.Get("Content-Encoding"); got != tt.want {
 			t.Errorf("Accept-Encoding %q: Content-Encoding %q, want %q", tt.acceptEncoding, got, tt.want)
 		}
@@ -78,7 +42,7 @@ func TestContentNegotiation(t *testing.T) {
 		t.Errorf("%d distinct ETags, want 3 (br, gzip, identity)", len(etags))
 	}
 	// A file that does not shrink is kept uncompressed only.
-	res, _ := serve(t, s.Handler(), request{target: "/favicon.ico", header: map[string]string{"Accept-Encoding": "br, gzip"}})
+	res, _ := serve(t, s.Handler(), request{Target: "/favicon.ico", Header: map[string]string{"Accept-Encoding": "br, gzip"}})
 	if res.Header.Get("Content-Encoding") != "" {
 		t.Errorf("/favicon.ico (4 bytes) served with Content-Encoding %q", res.Header.Get("Content-Encoding"))
 	}
@@ -87,7 +51,7 @@ func TestContentNegotiation(t *testing.T) {
 func TestConditionalRequests(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, httpOrigin)
-	res, _ := serve(t, s.Handler(), request{target: "/faq", header: map[string]string{"Accept-Encoding": "gzip"}})
+	res, _ := serve(t, s.Handler(), request{Target: "/faq", Header: map[string]string{"Accept-Encoding": "gzip"}})
 	etag := res.Header.Get("Etag")
 	tests := []struct {
 		name, ifNoneMatch, acceptEncoding string
@@ -106,7 +70,7 @@ func TestConditionalRequests(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res, body := serve(t, s.Handler(), request{target: "/faq", header: map[string]string{"If-None-Match": tt.ifNoneMatch, "Accept-Encoding": tt.acceptEncoding}})
+			res, body := serve(t, s.Handler(), request{Target: "/faq", Header: map[string]string{"If-None-Match": tt.ifNoneMatch, "Accept-Encoding": tt.acceptEncoding}})
 			if res.StatusCode != tt.want {
 				t.Fatalf("If-None-Match %q = %d, want %d", tt.ifNoneMatch, res.StatusCode, tt.want)
 			}
@@ -117,7 +81,7 @@ func TestConditionalRequests(t *testing.T) {
 			}
 		})
 	}
-	res, _ = serve(t, s.Handler(), request{target: "/nope", header: map[string]string{"If-None-Match": "*"}})
+	res, _ = serve(t, s.Handler(), request{Target: "/nope", Header: map[string]string{"If-None-Match": "*"}})
 	if res.StatusCode != http.StatusNotFound {
 		t.Errorf("a 404 answered If-None-Match: * with %d", res.StatusCode)
 	}

@@ -12,7 +12,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /robots.txt", s.handle(s.robots))
 	// /sitemap.xml and /{code}/sitemap.xml, one exact pattern per locale: exact patterns keep
 	// ServeMux from allocating wildcard matches on every page request.
-	for path := range s.sitemaps {
+	for _, path := range s.pages.SitemapPaths() {
 		mux.Handle("GET "+path, s.handle(s.sitemap))
 	}
 	if s.accounts != nil {
@@ -27,7 +27,7 @@ func (s *Server) routes() *http.ServeMux {
 	if s.reports != nil && s.hasAdmin {
 		s.cookielessRoutes(mux, s.statsRoutes())
 	}
-	for path := range s.admin {
+	for _, path := range s.pages.AdminPaths() {
 		mux.Handle("GET "+path, s.handle(s.adminPage))
 	}
 	// Anything else under /api/ is a JSON 404, never a page.
@@ -38,14 +38,15 @@ func (s *Server) routes() *http.ServeMux {
 
 // robots serves robots.txt, generated at start-up.
 func (s *Server) robots(w http.ResponseWriter, r *http.Request) error {
-	s.robotsTxt.write(w, r, http.StatusOK)
+	s.pages.Robots().Write(w, r, http.StatusOK)
 	return nil
 }
 
 // sitemap serves a sitemap generated at start-up. Any other /{x}/sitemap.xml is left to
 // serveSite: route rules (/ja/sitemap.xml → /jp/sitemap.xml), else 404.
 func (s *Server) sitemap(w http.ResponseWriter, r *http.Request) error {
-	s.sitemaps[r.URL.Path].write(w, r, http.StatusOK)
+	e, _ := s.pages.Sitemap(r.URL.Path)
+	e.Write(w, r, http.StatusOK)
 	return nil
 }
 
@@ -54,6 +55,7 @@ func (s *Server) sitemap(w http.ResponseWriter, r *http.Request) error {
 // reads GET /api/v1/stats with it. It is never indexed, and no sitemap names it.
 func (s *Server) adminPage(w http.ResponseWriter, r *http.Request) error {
 	w.Header()["X-Robots-Tag"] = []string{"noindex, nofollow"}
-	s.admin[r.URL.Path].write(w, r, http.StatusOK)
+	e, _ := s.pages.Admin(r.URL.Path)
+	e.Write(w, r, http.StatusOK)
 	return nil
 }
