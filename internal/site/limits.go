@@ -2,8 +2,8 @@ package site
 
 import "fmt"
 
-// Limits bound what an account holds. They live in site.json because the front end checks the
-// same numbers before it sends anything, and quotes them in its messages.
+// Limits bound what an account holds and sends. They live in site.json because the front end
+// checks the same numbers before it sends anything, and quotes them in its messages.
 type Limits struct {
 	// PasswordMinLength and PasswordMaxLength are in characters: long enough to resist
 	// guessing, short enough that hashing cannot be used to tie up the server.
@@ -15,11 +15,15 @@ type Limits struct {
 	AvatarMaxBytes int `json:"avatarMaxBytes"`
 	// AvatarSize is the side, in pixels, of the square JPEG the front end's cropper makes.
 	AvatarSize int `json:"avatarSize"`
+	// MaxWritesPerCommit bounds the writes of one document store commit: the store refuses more
+	// (it takes the number through its configuration) and the front end's sync groups its
+	// outbox into commits of at most this many.
+	MaxWritesPerCommit int `json:"maxWritesPerCommit"`
 }
 
 func (l Limits) validate() error {
 	if l.PasswordMinLength < 1 || l.PasswordMaxLength < l.PasswordMinLength || l.DisplayNameMaxLength < 1 ||
-		l.AvatarMaxBytes < 1 || l.AvatarSize < 1 {
+		l.AvatarMaxBytes < 1 || l.AvatarSize < 1 || l.MaxWritesPerCommit < 1 {
 		return fmt.Errorf("limits %+v: each must be positive, the password's maximum at least its minimum", l)
 	}
 	return nil
