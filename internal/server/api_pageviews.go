@@ -15,11 +15,11 @@ var beaconTypes = []string{"text/plain", "application/json"}
 // address goes to the analytics only to be hashed, and neither it nor the user agent is ever
 // logged here.
 func (s *Server) pageview(w http.ResponseWriter, r *http.Request) error {
-	var body []byte
+	var body keysOf[analytics.Beacon]
 	if err := readJSON(w, r, beaconTypes, analytics.MaxBeacon, &body); err != nil {
 		return err
 	}
-	if err := s.analytics.Record(analytics.Hit{Body: body, Header: r.Header, Address: s.clientAddress(r)}); err != nil {
+	if err := s.analytics.Record(analytics.Hit{Body: body.body, Header: r.Header, Address: s.clientAddress(r)}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

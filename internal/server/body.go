@@ -29,7 +29,9 @@ var jsonOnly = []string{"application/json"}
 // (else 415) and be at most limit bytes, which is checked before reading when the length is
 // declared and while reading otherwise (else 413). dst is either
 //   - a *[]byte, which takes the body as it is, for an endpoint whose parser has messages of
-//     its own (the document store's commit), or
+//     its own (the document store's commit),
+//   - a *keysOf[T], which takes it as it is too, once its keys are checked as a decode into T
+//     would check them (the page-view beacon, which the analytics parse), or
 //   - a pointer to a struct, into which the body is decoded strictly: one JSON object, each of
 //     whose keys is, byte for byte and once, the JSON name of one of the struct's fields
 //     (encoding/json alone would take {"EMAIL":…} for "email", and the last of two "email"s).
@@ -51,11 +53,29 @@ func readJSON(w http.ResponseWriter, r *http.Request, accept []string, limit int
 	if err != nil {
 		return &Error{Status: http.StatusBadRequest, Code: "invalid-json", Message: "The body could not be read.", Cause: err}
 	}
-	if raw, ok := dst.(*[]byte); ok {
-		*raw = body
+	switch d := dst.(type) {
+	case *[]byte:
+		*d = body
 		return nil
+	case keyChecker:
+		return d.keep(body)
 	}
 	return decodeStrict(body, dst)
+}
+
+// keysOf is a body kept as it is for a parser of its own, whose keys readJSON has checked
+// against T's fields: the parser then sees no key it would match loosely or take twice.
+type keysOf[T any] struct{ body []byte }
+
+// keyChecker is what readJSON sees of any keysOf.
+type keyChecker interface{ keep(body []byte) error }
+
+func (k *keysOf[T]) keep(body []byte) error {
+	if err := exactKeys(body, jsonFieldNames(reflect.TypeFor[T]())); err != nil {
+		return err
+	}
+	k.body = body
+	return nil
 }
 
 // decodeStrict decodes body, one JSON object, into dst, a pointer to a struct, refusing what
