@@ -17,7 +17,7 @@ func TestAdminPages(t *testing.T) {
 	without := newStatsServer(t, st, "").Handler()
 
 	for _, target := range []string{"/admin", "/jp/admin", "/de/admin"} {
-		res, body := serve(t, without, request{Target: target})
+		res, body := serve(t, without, request{target: target})
 		if res.StatusCode != http.StatusNotFound {
 			t.Errorf("no token configured: %s answered %d, want 404", target, res.StatusCode)
 		}
@@ -40,7 +40,7 @@ func TestAdminPages(t *testing.T) {
 		{http.MethodGet, "/admin/stats", 404, ""},
 	}
 	for _, tt := range tests {
-		res, body := serve(t, withToken, request{Method: tt.method, Target: tt.target})
+		res, body := serve(t, withToken, request{method: tt.method, target: tt.target})
 		if res.StatusCode != tt.status {
 			t.Errorf("%s %s: status %d, want %d", tt.method, tt.target, res.StatusCode, tt.status)
 			continue
@@ -63,7 +63,7 @@ func TestAdminPages(t *testing.T) {
 	}
 
 	for _, target := range []string{"/sitemap.xml", "/jp/sitemap.xml", "/robots.txt"} {
-		_, body := serve(t, withToken, request{Target: target})
+		_, body := serve(t, withToken, request{target: target})
 		if strings.Contains(body, "admin") {
 			t.Errorf("%s names the dashboard:\n%s", target, body)
 		}

@@ -86,7 +86,7 @@ func TestStatsAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res, body := serve(t, tt.h, request{Method: tt.method, Target: tt.target, Header: tt.header})
+			res, body := serve(t, tt.h, request{method: tt.method, target: tt.target, header: tt.header})
 			if res.StatusCode != tt.status {
 				t.Fatalf("status %d, want %d: %s", res.StatusCode, tt.status, body)
 			}
@@ -124,8 +124,8 @@ func TestStatsJSON(t *testing.T) {
 		t.Parallel()
 		seedStats(t, st)
 		res, body := serve(t, newStatsServer(t, st, testAdminToken).Handler(), request{
-			Target: "/api/v1/stats?from=2026-11-23&to=2026-11-24",
-			Header: map[string]string{"Authorization": "Bearer " + testAdminToken},
+			target: "/api/v1/stats?from=2026-11-23&to=2026-11-24",
+			header: map[string]string{"Authorization": "Bearer " + testAdminToken},
 		})
 		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/json; charset=utf-8" {
 			t.Fatalf("%d %s: %s", res.StatusCode, res.Header.Get("Content-Type"), body)
@@ -150,8 +150,8 @@ func TestStatsCSV(t *testing.T) {
 	st := storetest.Engines()[0].Open(t)
 	seedStats(t, st)
 	res, body := serve(t, newStatsServer(t, st, testAdminToken).Handler(), request{
-		Target: "/api/v1/stats?from=2026-11-22&to=2026-11-24&format=csv",
-		Header: map[string]string{"Authorization": "Bearer " + testAdminToken},
+		target: "/api/v1/stats?from=2026-11-22&to=2026-11-24&format=csv",
+		header: map[string]string{"Authorization": "Bearer " + testAdminToken},
 	})
 	if res.StatusCode != 200 {
 		t.Fatalf("status %d: %s", res.StatusCode, body)

@@ -82,7 +82,7 @@ func TestTagManagerConfigured(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, target := range []string{"/de/faq", "/", "/nope", "/healthz"} {
-				res, body := serve(t, s.Handler(), request{Target: target, Header: map[string]string{"Accept-Language": "en"}})
+				res, body := serve(t, s.Handler(), request{target: target, header: map[string]string{"Accept-Language": "en"}})
 				if csp := res.Header.Get("Content-Security-Policy"); csp != tt.wantCSP {
 					t.Errorf("%s: CSP =\n%s\nwant\n%s", target, csp, tt.wantCSP)
 				}

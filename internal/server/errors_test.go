@@ -28,7 +28,7 @@ func TestNotFound(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res, body := serve(t, s.Handler(), request{Target: tt.target, Header: map[string]string{"User-Agent": tt.ua}})
+			res, body := serve(t, s.Handler(), request{target: tt.target, header: map[string]string{"User-Agent": tt.ua}})
 			if res.StatusCode != http.StatusNotFound || res.Header.Get("Cache-Control") != "no-store" {
 				t.Fatalf("GET %s = %d Cache-Control %q, want 404 no-store", tt.target, res.StatusCode, res.Header.Get("Cache-Control"))
 			}
@@ -46,7 +46,7 @@ func TestNotFoundCompressed(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, httpOrigin)
 	for _, target := range []string{"/de/nope", "/xx/faq"} {
-		res, body := serve(t, s.Handler(), request{Target: target, Header: map[string]string{"Accept-Encoding": "gzip"}})
+		res, body := serve(t, s.Handler(), request{target: target, header: map[string]string{"Accept-Encoding": "gzip"}})
 		if res.StatusCode != 404 || res.Header.Get("Content-Encoding") != "gzip" || res.Header.Get("Etag") != "" {
 			t.Errorf("GET %s = %d Content-Encoding %q ETag %q, want gzip without ETag", target, res.StatusCode,
 				res.Header.Get("Content-Encoding"), res.Header.Get("Etag"))
@@ -113,7 +113,7 @@ func TestInternalError(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res, body := serve(t, tt.h, request{Target: tt.target, Header: map[string]string{"User-Agent": tt.ua}})
+			res, body := serve(t, tt.h, request{target: tt.target, header: map[string]string{"User-Agent": tt.ua}})
 			if res.StatusCode != http.StatusInternalServerError || res.Header.Get("Cache-Control") != "no-store" {
 				t.Fatalf("status %d Cache-Control %q, want 500 no-store", res.StatusCode, res.Header.Get("Cache-Control"))
 			}
@@ -151,7 +151,7 @@ func TestURITooLong(t *testing.T) {
 		{"/api/v1/" + long, "application/json; charset=utf-8", `{"error":{"code":"uri-too-long","message":"The request URI is too long."}}` + "\n"},
 		{"/" + long, "text/plain; charset=utf-8", "414 Request URI Too Long\n"},
 	} {
-		res, body := serve(t, s.Handler(), request{Target: tt.target, Header: map[string]string{"User-Agent": chromeUA}})
+		res, body := serve(t, s.Handler(), request{target: tt.target, header: map[string]string{"User-Agent": chromeUA}})
 		if res.StatusCode != http.StatusRequestURITooLong || res.Header.Get("Content-Type") != tt.contentType || body != tt.body {
 			t.Errorf("GET %.20s… = %d %s %q, want 414 %s %q", tt.target, res.StatusCode, res.Header.Get("Content-Type"), body, tt.contentType, tt.body)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"log/slog"
+	"net/http"
 	"sync"
 	"testing"
 
@@ -70,13 +71,22 @@ func newTestServer(t testing.TB, publicURL string) testServer {
 }
 
 // The fixture and the request helpers are pagestest's, shared with the pages' tests.
-type request = pagestest.Request
-
 var (
 	fixtureDist = pagestest.Dist
-	serve       = pagestest.Serve
 	decode      = pagestest.Decode
 )
+
+// request describes one request to send through the handler.
+type request struct {
+	method, target string
+	header         map[string]string
+}
+
+// serve sends req through h and returns the response with its body read (pagestest.Serve).
+func serve(t testing.TB, h http.Handler, req request) (*http.Response, string) {
+	t.Helper()
+	return pagestest.Serve(t, h, pagestest.Request{Method: req.method, Target: req.target, Header: req.header})
+}
 
 const fixtureStyleHash = pagestest.StyleHash
 

@@ -49,7 +49,7 @@ func TestTransferEncodingRefused(t *testing.T) {
 		conn.Close()
 	}
 	// A request with a length alone is served as ever.
-	res, body := serve(t, s.handler, request{Method: http.MethodGet, Target: "/healthz"})
+	res, body := serve(t, s.handler, request{method: http.MethodGet, target: "/healthz"})
 	if res.StatusCode != http.StatusOK {
 		t.Errorf("healthz: %d %s", res.StatusCode, body)
 	}
@@ -62,7 +62,7 @@ func TestRequestIDsAreRandom(t *testing.T) {
 	seen := map[string]bool{}
 	form := regexp.MustCompile(`^[0-9a-f]{24}$`)
 	for range 100 {
-		res, _ := serve(t, s.handler, request{Target: "/healthz"})
+		res, _ := serve(t, s.handler, request{target: "/healthz"})
 		id := res.Header.Get("X-Request-Id")
 		if !form.MatchString(id) || seen[id] {
 			t.Fatalf("request id %q: want 24 hex digits, never repeated", id)

@@ -16,10 +16,10 @@ func TestSecurityHeaders(t *testing.T) {
 		"X-Frame-Options":            "DENY",
 	}
 	targets := []request{
-		{Target: "/de/faq"}, {Target: "/"}, {Target: "/", Header: map[string]string{"Accept-Language": "de"}},
-		{Target: "/nope"}, {Target: "/xx/faq"}, {Target: "/de/faq/"}, {Target: "/healthz"}, {Target: "/readyz"},
-		{Target: "/sitemap.xml"}, {Target: "/robots.txt"}, {Target: "/assets/app-3f9a1c.js"},
-		{Method: http.MethodPost, Target: "/faq"}, {Target: "/nope", Header: map[string]string{"User-Agent": googlebotUA}},
+		{target: "/de/faq"}, {target: "/"}, {target: "/", header: map[string]string{"Accept-Language": "de"}},
+		{target: "/nope"}, {target: "/xx/faq"}, {target: "/de/faq/"}, {target: "/healthz"}, {target: "/readyz"},
+		{target: "/sitemap.xml"}, {target: "/robots.txt"}, {target: "/assets/app-3f9a1c.js"},
+		{method: http.MethodPost, target: "/faq"}, {target: "/nope", header: map[string]string{"User-Agent": googlebotUA}},
 	}
 	for _, origin := range []string{httpOrigin, httpsOrigin} {
 		s := newTestServer(t, origin)
@@ -28,16 +28,16 @@ func TestSecurityHeaders(t *testing.T) {
 			res, _ := serve(t, s.Handler(), req)
 			for k, v := range want {
 				if got := res.Header.Get(k); got != v {
-					t.Errorf("%s %s %s: %s = %q, want %q", origin, req.Method, req.Target, k, got, v)
+					t.Errorf("%s %s %s: %s = %q, want %q", origin, req.method, req.target, k, got, v)
 				}
 			}
 			hsts := res.Header.Get("Strict-Transport-Security")
 			if wantHSTS := origin == httpsOrigin; wantHSTS != (hsts == "max-age=63072000; includeSubDomains") || !wantHSTS && hsts != "" {
-				t.Errorf("%s %s: HSTS = %q", origin, req.Target, hsts)
+				t.Errorf("%s %s: HSTS = %q", origin, req.target, hsts)
 			}
 			id := res.Header.Get("X-Request-Id")
 			if id == "" || ids[id] {
-				t.Errorf("%s %s: X-Request-Id %q missing or repeated", origin, req.Target, id)
+				t.Errorf("%s %s: X-Request-Id %q missing or repeated", origin, req.target, id)
 			}
 			ids[id] = true
 		}
@@ -47,7 +47,7 @@ func TestSecurityHeaders(t *testing.T) {
 func TestRequestIDNotTakenFromClient(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, httpOrigin)
-	res, _ := serve(t, s.Handler(), request{Target: "/faq", Header: map[string]string{"X-Request-Id": "forged"}})
+	res, _ := serve(t, s.Handler(), request{target: "/faq", header: map[string]string{"X-Request-Id": "forged"}})
 	if id := res.Header.Values("X-Request-Id"); len(id) != 1 || id[0] == "forged" {
 		t.Errorf("X-Request-Id = %q", id)
 	}
@@ -57,7 +57,7 @@ func TestHealth(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, httpOrigin)
 	for _, target := range []string{"/healthz", "/readyz"} {
-		res, body := serve(t, s.Handler(), request{Target: target})
+		res, body := serve(t, s.Handler(), request{target: target})
 		if res.StatusCode != 200 || res.Header.Get("Cache-Control") != "no-store" || body == "" {
 			t.Errorf("GET %s = %d %q", target, res.StatusCode, body)
 		}

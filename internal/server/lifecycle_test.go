@@ -63,10 +63,10 @@ func TestGracefulShutdown(t *testing.T) {
 	for !s.draining.Load() && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
-	if res, _ := serve(t, s.Handler(), request{Target: "/readyz"}); res.StatusCode != http.StatusServiceUnavailable {
+	if res, _ := serve(t, s.Handler(), request{target: "/readyz"}); res.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("/readyz while shutting down = %d, want 503", res.StatusCode)
 	}
-	if res, _ := serve(t, s.Handler(), request{Target: "/healthz"}); res.StatusCode != http.StatusOK {
+	if res, _ := serve(t, s.Handler(), request{target: "/healthz"}); res.StatusCode != http.StatusOK {
 		t.Errorf("/healthz while shutting down = %d, want 200", res.StatusCode)
 	}
 	close(release)

@@ -8,7 +8,7 @@ import (
 func TestContentNegotiation(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, httpOrigin)
-	_, identity := serve(t, s.Handler(), request{Target: "/de/area-calculator"})
+	_, identity := serve(t, s.Handler(), request{target: "/de/area-calculator"})
 	tests := []struct{ acceptEncoding, want string }{
 		{"", ""},
 		{"gzip", "gzip"},
@@ -20,7 +20,7 @@ func TestContentNegotiation(t *testing.T) {
 	}
 	etags := make(map[string]string)
 	for _, tt := range tests {
-		res, body := serve(t, s.Handler(), request{Target: "/de/area-calculator", Header: map[string]string{"Accept-Encoding": tt.acceptEncoding}})
+		res, body := serve(t, s.Handler(), request{target: "/de/area-calculator", header: map[string]string{"Accept-Encoding": tt.acceptEncoding}})
 		if got := res.Header.Get("Content-Encoding"); got != tt.want {
 			t.Errorf("Accept-Encoding %q: Content-Encoding %q, want %q", tt.acceptEncoding, got, tt.want)
 		}
@@ -42,7 +42,7 @@ func TestContentNegotiation(t *testing.T) {
 		t.Errorf("%d distinct ETags, want 3 (br, gzip, identity)", len(etags))
 	}
 	// A file that does not shrink is kept uncompressed only.
-	res, _ := serve(t, s.Handler(), request{Target: "/favicon.ico", Header: map[string]string{"Accept-Encoding": "br, gzip"}})
+	res, _ := serve(t, s.Handler(), request{target: "/favicon.ico", header: map[string]string{"Accept-Encoding": "br, gzip"}})
 	if res.Header.Get("Content-Encoding") != "" {
 		t.Errorf("/favicon.ico (4 bytes) served with Content-Encoding %q", res.Header.Get("Content-Encoding"))
 	}
@@ -51,7 +51,7 @@ func TestContentNegotiation(t *testing.T) {
 func TestConditionalRequests(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, httpOrigin)
-	res, _ := serve(t, s.Handler(), request{Target: "/faq", Header: map[string]string{"Accept-Encoding": "gzip"}})
+	res, _ := serve(t, s.Handler(), request{target: "/faq", header: map[string]string{"Accept-Encoding": "gzip"}})
 	etag := res.Header.Get("Etag")
 	tests := []struct {
 		name, ifNoneMatch, acceptEncoding string
@@ -70,7 +70,7 @@ func TestConditionalRequests(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res, body := serve(t, s.Handler(), request{Target: "/faq", Header: map[string]string{"If-None-Match": tt.ifNoneMatch, "Accept-Encoding": tt.acceptEncoding}})
+			res, body := serve(t, s.Handler(), request{target: "/faq", header: map[string]string{"If-None-Match": tt.ifNoneMatch, "Accept-Encoding": tt.acceptEncoding}})
 			if res.StatusCode != tt.want {
 				t.Fatalf("If-None-Match %q = %d, want %d", tt.ifNoneMatch, res.StatusCode, tt.want)
 			}
@@ -81,7 +81,7 @@ func TestConditionalRequests(t *testing.T) {
 			}
 		})
 	}
-	res, _ = serve(t, s.Handler(), request{Target: "/nope", Header: map[string]string{"If-None-Match": "*"}})
+	res, _ = serve(t, s.Handler(), request{target: "/nope", header: map[string]string{"If-None-Match": "*"}})
 	if res.StatusCode != http.StatusNotFound {
 		t.Errorf("a 404 answered If-None-Match: * with %d", res.StatusCode)
 	}

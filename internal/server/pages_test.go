@@ -19,7 +19,7 @@ func TestEveryPage(t *testing.T) {
 		t.Run(r.Name, func(t *testing.T) {
 			t.Parallel()
 			// The cookie keeps / from redirecting; every other URL ignores it.
-			res, body := serve(t, s.Handler(), request{Target: r.Path, Header: map[string]string{"Cookie": "i18n_redirected=en"}})
+			res, body := serve(t, s.Handler(), request{target: r.Path, header: map[string]string{"Cookie": "i18n_redirected=en"}})
 			if res.StatusCode != http.StatusOK {
 				t.Fatalf("GET %s = %d", r.Path, res.StatusCode)
 			}
@@ -70,7 +70,7 @@ func TestFiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.target, func(t *testing.T) {
 			t.Parallel()
-			res, body := serve(t, s.Handler(), request{Target: tt.target})
+			res, body := serve(t, s.Handler(), request{target: tt.target})
 			if res.StatusCode != tt.wantStatus || res.Header.Get("Content-Type") != tt.wantType ||
 				res.Header.Get("Cache-Control") != tt.wantCache || !strings.Contains(body, tt.wantBody) {
 				t.Errorf("GET %s = %d %q %q %.100q; want %d %q %q %q", tt.target, res.StatusCode, res.Header.Get("Content-Type"),
@@ -101,7 +101,7 @@ func TestRedirects(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.target, func(t *testing.T) {
 			t.Parallel()
-			res, _ := serve(t, s.Handler(), request{Target: tt.target, Header: map[string]string{"User-Agent": chromeUA}})
+			res, _ := serve(t, s.Handler(), request{target: tt.target, header: map[string]string{"User-Agent": chromeUA}})
 			if res.StatusCode != tt.wantStatus || res.Header.Get("Location") != tt.wantLocation {
 				t.Errorf("GET %s = %d Location %q, want %d %q", tt.target, res.StatusCode, res.Header.Get("Location"), tt.wantStatus, tt.wantLocation)
 			}
@@ -114,13 +114,13 @@ func TestMethods(t *testing.T) {
 	s := newTestServer(t, httpOrigin)
 	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch, http.MethodOptions} {
 		for _, target := range []string{"/faq", "/de", "/", "/healthz", "/sitemap.xml", "/nope"} {
-			res, body := serve(t, s.Handler(), request{Method: method, Target: target})
+			res, body := serve(t, s.Handler(), request{method: method, target: target})
 			if res.StatusCode != http.StatusMethodNotAllowed || res.Header.Get("Allow") != "GET, HEAD" || body != "405 Method Not Allowed\n" {
 				t.Errorf("%s %s = %d Allow %q %q, want 405 with Allow: GET, HEAD", method, target, res.StatusCode, res.Header.Get("Allow"), body)
 			}
 		}
 	}
-	res, body := serve(t, s.Handler(), request{Method: http.MethodHead, Target: "/de/faq", Header: map[string]string{"Accept-Encoding": "gzip"}})
+	res, body := serve(t, s.Handler(), request{method: http.MethodHead, target: "/de/faq", header: map[string]string{"Accept-Encoding": "gzip"}})
 	if res.StatusCode != http.StatusOK || body != "" || res.Header.Get("Content-Length") == "" || res.Header.Get("Content-Encoding") != "gzip" {
 		t.Errorf("HEAD /de/faq = %d, %d body bytes, Content-Length %q", res.StatusCode, len(body), res.Header.Get("Content-Length"))
 	}

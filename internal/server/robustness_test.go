@@ -41,7 +41,7 @@ func TestHostilePaths(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.target[:min(len(tt.target), 40)], func(t *testing.T) {
 			t.Parallel()
-			res, _ := serve(t, s.Handler(), request{Target: tt.target, Header: map[string]string{"User-Agent": chromeUA}})
+			res, _ := serve(t, s.Handler(), request{target: tt.target, header: map[string]string{"User-Agent": chromeUA}})
 			ok := false
 			for _, w := range tt.want {
 				ok = ok || res.StatusCode == w
@@ -72,7 +72,7 @@ func TestHostileHeaders(t *testing.T) {
 	}
 	for _, h := range headers {
 		for _, target := range []string{"/", "/de/faq", "/nope", "/xx/faq"} {
-			res, _ := serve(t, s.Handler(), request{Target: target, Header: h})
+			res, _ := serve(t, s.Handler(), request{target: target, header: h})
 			if res.StatusCode >= 500 {
 				t.Errorf("GET %s with %.60q = %d", target, h, res.StatusCode)
 			}

@@ -44,7 +44,7 @@ func TestRoot(t *testing.T) {
 			for k, v := range tt.header {
 				header[k] = v
 			}
-			res, body := serve(t, s.Handler(), request{Target: tt.target, Header: header})
+			res, body := serve(t, s.Handler(), request{target: tt.target, header: header})
 			if res.StatusCode != tt.wantStatus || res.Header.Get("Location") != tt.wantLocation {
 				t.Fatalf("GET %s = %d Location %q, want %d %q", tt.target, res.StatusCode, res.Header.Get("Location"), tt.wantStatus, tt.wantLocation)
 			}
@@ -73,7 +73,7 @@ func TestLangCookieAttributes(t *testing.T) {
 	t.Parallel()
 	for _, origin := range []string{httpOrigin, httpsOrigin} {
 		s := newTestServer(t, origin)
-		res, _ := serve(t, s.Handler(), request{Target: "/", Header: map[string]string{"Accept-Language": "de"}})
+		res, _ := serve(t, s.Handler(), request{target: "/", header: map[string]string{"Accept-Language": "de"}})
 		raw := res.Header.Get("Set-Cookie")
 		cookies := res.Cookies()
 		if len(cookies) != 1 {

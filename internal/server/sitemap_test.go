@@ -32,7 +32,7 @@ func TestSitemaps(t *testing.T) {
 		}
 		t.Run(target, func(t *testing.T) {
 			t.Parallel()
-			res, body := serve(t, s.Handler(), request{Target: target, Header: map[string]string{"Accept-Encoding": "br"}})
+			res, body := serve(t, s.Handler(), request{target: target, header: map[string]string{"Accept-Encoding": "br"}})
 			if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/xml; charset=utf-8" || res.Header.Get("Content-Encoding") != "br" {
 				t.Fatalf("GET %s = %d %q %q", target, res.StatusCode, res.Header.Get("Content-Type"), res.Header.Get("Content-Encoding"))
 			}
@@ -68,7 +68,7 @@ func TestSitemaps(t *testing.T) {
 		})
 	}
 	for _, target := range []string{"/en/sitemap.xml", "/xx/sitemap.xml", "/de/nope/sitemap.xml"} {
-		if res, _ := serve(t, s.Handler(), request{Target: target}); res.StatusCode != http.StatusNotFound {
+		if res, _ := serve(t, s.Handler(), request{target: target}); res.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s = %d, want 404", target, res.StatusCode)
 		}
 	}
@@ -77,7 +77,7 @@ func TestSitemaps(t *testing.T) {
 func TestRobots(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, httpsOrigin)
-	res, body := serve(t, s.Handler(), request{Target: "/robots.txt"})
+	res, body := serve(t, s.Handler(), request{target: "/robots.txt"})
 	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/plain; charset=utf-8" {
 		t.Fatalf("GET /robots.txt = %d %q", res.StatusCode, res.Header.Get("Content-Type"))
 	}
@@ -98,7 +98,7 @@ func TestRobots(t *testing.T) {
 		t.Errorf("robots.txt sitemaps = %v, want %v", sitemaps, want)
 	}
 	for _, u := range sitemaps {
-		if res, _ := serve(t, s.Handler(), request{Target: strings.TrimPrefix(u, httpsOrigin)}); res.StatusCode != 200 {
+		if res, _ := serve(t, s.Handler(), request{target: strings.TrimPrefix(u, httpsOrigin)}); res.StatusCode != 200 {
 			t.Errorf("robots.txt names %s, which answers %d", u, res.StatusCode)
 		}
 	}
