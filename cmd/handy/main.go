@@ -34,14 +34,6 @@ import (
 	"handy/web"
 )
 
-// The document store's rules for this application's data, given to docstore.New: they are the
-// application's, not the store's (the front end's history and offline queue follow them too).
-const (
-	maxCommitWrites   = 500       // writes in one commit, Firestore's limit; the offline queue sends batches of at most this
-	historyCollection = "history" // users/{uid}/history: the tools' saved results
-	historyEntries    = 10000     // live history entries kept per user; a commit past it prunes the oldest
-)
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Getenv, web.Dist(), os.Stdout, os.Stderr))
 }
@@ -79,9 +71,13 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 		return 0
 	}
 	table := site.Default()
+	// The store's rules for this application's data are the site table's, which the front end's
+	// offline queue and history follow too: commits of at most MaxWritesPerCommit writes, and
+	// users/{uid}/history capped (a commit past the cap prunes the oldest entries).
+	history := table.History()
 	docs := docstore.New(st, docstore.Config{
-		MaxWrites: maxCommitWrites,
-		Capped:    []docstore.Capped{{Collection: historyCollection, Max: historyEntries}},
+		MaxWrites: table.Limits().MaxWritesPerCommit,
+		Capped:    []docstore.Capped{{Collection: history.Collection, Max: history.MaxEntries}},
 	}, docstore.WithLogger(logger))
 	defer docs.Close() // after the server's shutdown: every acknowledged commit is answered
 	accounts, err := account.New(st, docs, logger, table.Limits(),

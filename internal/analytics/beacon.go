@@ -30,8 +30,9 @@ const (
 	maxHost     = 253 // a DNS name
 )
 
-// beaconJSON is the body navigator.sendBeacon sends.
-type beaconJSON struct {
+// Beacon is the body navigator.sendBeacon sends: the server checks its keys against these
+// fields before Record parses it.
+type Beacon struct {
 	Path     string `json:"p"`
 	Locale   string `json:"l"`
 	Language string `json:"bl"`
@@ -69,7 +70,7 @@ func newPages(table *site.Table, ownHost string) pages {
 
 // parse reads and validates a beacon's body.
 func (p pages) parse(body []byte) (view, error) {
-	var b beaconJSON
+	var b Beacon
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&b); err != nil {

@@ -1,43 +1,33 @@
 package server
 
 import (
-	"bytes"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"maps"
-	"mime"
 	"net"
 	"net/http"
-	"reflect"
-	"slices"
 	"strconv"
 	"strings"
+
+	"handy/internal/site"
 )
 
 // The JSON API under /api/v1: answers and errors are JSON, never the site's HTML pages.
 
-const (
-	apiRoot = "/api/"
-	// maxJSONBody bounds an API request body; the largest is a profile with its avatar.
-	maxJSONBody = 256 << 10
-	xsrfCookie  = "XSRF-TOKEN"
-	xsrfHeader  = "X-Xsrf-Token"
-)
+const apiRoot = "/api/"
+
+// The XSRF cookie's name and the header an unsafe request repeats it in, shared with the front
+// end (internal/site/api.json).
+var xsrfCookie, xsrfHeader = site.DefaultAPI().XSRF.Cookie, site.DefaultAPI().XSRF.Header
 
 func badRequest(code, message string) *Error {
 	return &Error{Status: http.StatusBadRequest, Code: code, Message: message}
 }
 
 var (
-	errAPINotFound  = &Error{Status: http.StatusNotFound, Code: "not-found", Message: "There is no such API endpoint."}
-	errXSRF         = &Error{Status: http.StatusForbidden, Code: "xsrf", Message: "The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie."}
-	errNotJSON      = &Error{Status: http.StatusUnsupportedMediaType, Code: "not-json", Message: "The body must be JSON (Content-Type: application/json)."}
-	errBodyTooLarge = &Error{Status: http.StatusRequestEntityTooLarge, Code: "too-large", Message: fmt.Sprintf("The request body is larger than %d bytes.", maxJSONBody)}
+	errAPINotFound = &Error{Status: http.StatusNotFound, Code: "not-found", Message: "There is no such API endpoint."}
+	errXSRF        = &Error{Status: http.StatusForbidden, Code: "xsrf", Message: "The " + xsrfHeader + " header must match the " + xsrfCookie + " cookie."}
 )
 
 // isAPI reports whether path is the API's (the route table sends all of /api/ there), whose
@@ -177,84 +167,6 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	h["Content-Length"] = []string{strconv.Itoa(len(body) + 1)}
 	w.WriteHeader(status)
 	w.Write(append(body, '\n'))
-}
-
-// decodeJSON reads a request body into dst (a pointer to a struct): one JSON object of the
-// right shape, within maxJSONBody, declared as application/json. Unknown fields are refused, so
-// a misspelt field is an error rather than silently ignored, and so are names that match a
-// field only when case is ignored (encoding/json would take {"EMAIL":…} for "email").
-func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return errNotJSON
-	}
-	if r.ContentLength > maxJSONBody {
-		return errBodyTooLarge
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return errBodyTooLarge
-	}
-	if err != nil {
-		return fmt.Errorf("read body: %w", err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		var syntax *json.SyntaxError
-		var typeErr *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &tooLarge):
-			return errBodyTooLarge
-		case errors.As(err, &syntax), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-			return badRequest("invalid-json", "The body is not valid JSON.")
-		case errors.As(err, &typeErr):
-			return badRequest("invalid-field", fmt.Sprintf("The field %q has the wrong type.", typeErr.Field))
-		case strings.HasPrefix(err.Error(), "json: unknown field "):
-			return badRequest("unknown-field", "The body has an unknown field: "+strings.TrimPrefix(err.Error(), "json: unknown field ")+".")
-		default:
-			return badRequest("invalid-json", "The body is not valid JSON.")
-		}
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return badRequest("invalid-json", "The body must be a single JSON object.")
-	}
-	return exactFieldNames(body, dst)
-}
-
-// exactFieldNames refuses a key of the body's object that is not, byte for byte, the JSON name
-// of one of dst's fields; decodeJSON has checked everything else.
-func exactFieldNames(body []byte, dst any) error {
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(body, &keys); err != nil {
-		return badRequest("invalid-json", "The body must be a single JSON object.")
-	}
-	names := jsonFieldNames(reflect.TypeOf(dst).Elem())
-	for _, k := range slices.Sorted(maps.Keys(keys)) {
-		if !names[k] {
-			return badRequest("unknown-field", fmt.Sprintf("The body has an unknown field: %q.", k))
-		}
-	}
-	return nil
-}
-
-// jsonFieldNames returns the JSON names of a struct type's exported fields.
-func jsonFieldNames(t reflect.Type) map[string]bool {
-	names := make(map[string]bool, t.NumField())
-	for f := range t.Fields() {
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch name {
-		case "-":
-			continue
-		case "":
-			name = f.Name
-		}
-		names[name] = true
-	}
-	return names
 }
 
 // bearerToken reads "Authorization: Bearer<token>" or "Bearer <token>" (the client sends the

@@ -6,34 +6,10 @@ import (
 	"handy/internal/account"
 )
 
-// authRoutes are the account endpoints (docs/architecture.md, "Accounts"):
-//
-//	POST   /api/v1/auth/signup     {email, password, displayName?, locale?} → 201 {token, user, profile}
-//	POST   /api/v1/auth/signin     {email, password, locale?}               → 200 {token, user, profile}
-//	POST   /api/v1/auth/signout                                             → 204
-//	POST   /api/v1/auth/signout-everywhere                                  → 204, every session of the account ended
-//	POST   /api/v1/auth/password  {currentPassword, newPassword}            → 204, every other session ended
-//	GET    /api/v1/auth/me                                                  → 200 {user, profile}
-//	PATCH  /api/v1/auth/me         {displayName?, avatar?, locale?, preferences?} → 200 {user, profile}
-//	DELETE /api/v1/auth/me         {password}                               → 204
-//	GET    /api/v1/auth/me/export                                           → 200, all the account's data
-//	GET    /api/v1/auth/xsrf                                                → 204, sets the XSRF-TOKEN cookie
-func (s *Server) authRoutes() []apiRoute {
-	return []apiRoute{
-		{http.MethodPost, "/api/v1/auth/signup", s.signup},
-		{http.MethodPost, "/api/v1/auth/signin", s.signin},
-		{http.MethodPost, "/api/v1/auth/signout", s.signout},
-		{http.MethodPost, "/api/v1/auth/signout-everywhere", s.signoutEverywhere},
-		{http.MethodPost, "/api/v1/auth/password", s.changePassword},
-		{http.MethodGet, "/api/v1/auth/me", s.me},
-		{http.MethodPatch, "/api/v1/auth/me", s.updateMe},
-		{http.MethodDelete, "/api/v1/auth/me", s.deleteMe},
-		{http.MethodGet, "/api/v1/auth/me/export", s.exportMe},
-		{http.MethodGet, "/api/v1/auth/xsrf", func(w http.ResponseWriter, r *http.Request) error {
-			w.WriteHeader(http.StatusNoContent) // the api wrapper set the cookie
-			return nil
-		}},
-	}
+// xsrf answers 204: the api wrapper has set the XSRF cookie, which is all a client asks for.
+func (s *Server) xsrf(w http.ResponseWriter, r *http.Request) error {
+	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 type credentials struct {
@@ -45,7 +21,7 @@ type credentials struct {
 
 func (s *Server) readCredentials(w http.ResponseWriter, r *http.Request, signup bool) (account.Credentials, error) {
 	var c credentials
-	if err := decodeJSON(w, r, &c); err != nil {
+	if err := readJSON(w, r, jsonOnly, maxJSONBody, &c); err != nil {
 		return account.Credentials{}, err
 	}
 	if c.DisplayName != "" && !signup {
@@ -121,7 +97,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) error {
 		CurrentPassword string `json:"currentPassword"`
 		NewPassword     string `json:"newPassword"`
 	}
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := readJSON(w, r, jsonOnly, maxJSONBody, &body); err != nil {
 		return err
 	}
 	if err := s.accounts.ChangePassword(r.Context(), u, body.CurrentPassword, body.NewPassword, bearerToken(r), s.clientAddress(r)); err != nil {
@@ -160,7 +136,7 @@ func (s *Server) updateMe(w http.ResponseWriter, r *http.Request) error {
 		Locale      *string        `json:"locale"`
 		Preferences map[string]any `json:"preferences"`
 	}
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := readJSON(w, r, jsonOnly, maxJSONBody, &body); err != nil {
 		return err
 	}
 	if body.Locale != nil {
@@ -186,7 +162,7 @@ func (s *Server) deleteMe(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
 		Password string `json:"password"`
 	}
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := readJSON(w, r, jsonOnly, maxJSONBody, &body); err != nil {
 		return err
 	}
 	if err := s.accounts.Delete(r.Context(), u, body.Password, s.clientAddress(r)); err != nil {

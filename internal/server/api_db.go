@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -17,28 +15,6 @@ import (
 	"handy/internal/docstore/status"
 	"handy/internal/docstore/value"
 )
-
-// maxCommitBody bounds a commit's body: a full document of 1 MiB (DocumentSize) takes more
-// than that in the JSON encoding.
-const maxCommitBody = 4 << 20
-
-// dbRoutes are the document store's endpoints (docs/api.md, "Document store"):
-//
-//	GET  /api/v1/db/documents/{path}                       → 200 document | 404
-//	POST /api/v1/db/commit  {writes, clientId?, batchId?}   → 200 {writeResults, commitTime, version}
-//	POST /api/v1/db/query   {parent, structuredQuery}       → 200 {documents}
-//	GET  /api/v1/db/listen?since={version}&timeout={5..30}s → 200 {reset, version, changes}
-func (s *Server) dbRoutes() []apiRoute {
-	return []apiRoute{
-		{http.MethodGet, "/api/v1/db/documents/{path...}", s.dbGet},
-		{http.MethodGet, "/api/v1/db/documents", func(http.ResponseWriter, *http.Request) error {
-			return &status.Error{Code: status.ErrInvalidArgument, Message: "name a document: /api/v1/db/documents/users/{uid}/…"}
-		}},
-		{http.MethodPost, "/api/v1/db/commit", s.dbCommit},
-		{http.MethodPost, "/api/v1/db/query", s.dbQuery},
-		{http.MethodGet, "/api/v1/db/listen", s.dbListen},
-	}
-}
 
 func (s *Server) dbGet(w http.ResponseWriter, r *http.Request) error {
 	u, err := s.signedIn(r)
@@ -62,8 +38,8 @@ func (s *Server) dbCommit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	body, err := readJSONBody(w, r, maxCommitBody)
-	if err != nil {
+	var body []byte
+	if err := readJSON(w, r, jsonOnly, maxCommitBody, &body); err != nil {
 		return err
 	}
 	req, err := s.docs.ParseCommitRequest(body)
@@ -87,7 +63,7 @@ func (s *Server) dbQuery(w http.ResponseWriter, r *http.Request) error {
 		Parent          string          `json:"parent"`
 		StructuredQuery json.RawMessage `json:"structuredQuery"`
 	}
-	if err := decodeJSON(w, r, &body); err != nil {
+	if err := readJSON(w, r, jsonOnly, maxJSONBody, &body); err != nil {
 		return err
 	}
 	q, err := query.Parse(body.Parent, body.StructuredQuery)
@@ -177,24 +153,4 @@ func listenParams(r *http.Request) (since int64, timeout time.Duration, err erro
 		timeout = time.Duration(secs) * time.Second
 	}
 	return since, timeout, nil
-}
-
-// readJSONBody reads a JSON body of at most limit bytes, for an endpoint that parses it itself.
-func readJSONBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return nil, errNotJSON
-	}
-	tooLarge := &Error{Status: http.StatusRequestEntityTooLarge, Code: "too-large", Message: fmt.Sprintf("The request body is larger than %d bytes.", limit)}
-	if r.ContentLength > limit {
-		return nil, tooLarge
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		return nil, tooLarge
-	}
-	if err != nil {
-		return nil, &Error{Status: http.StatusBadRequest, Code: "invalid-json", Message: "The body could not be read.", Cause: err}
-	}
-	return body, nil
 }

@@ -131,6 +131,10 @@ func TestPageviewAnswers(t *testing.T) {
 		{name: "a URL as referrer", body: `{"p":"/","l":"en","bl":"en","r":"https://x.example/a","s":"phone"}`, status: 400, code: "invalid-field", field: `"r"`},
 		{name: "a bad screen", body: `{"p":"/","l":"en","bl":"en","r":"","s":"huge"}`, status: 400, code: "invalid-field", field: `"s"`},
 		{name: "not JSON", body: "hello", status: 400, code: "invalid-json"},
+		// As strict as every other body (issue 27): keys exactly the fields' names, each once.
+		{name: "a key in capitals", body: `{"P":"/","l":"en","bl":"en","r":"","s":"phone"}`, status: 400, code: "unknown-field", field: `"P"`},
+		{name: "a key twice", body: `{"p":"/nope","p":"/","l":"en","bl":"en","r":"","s":"phone"}`, status: 400, code: "duplicate-field", field: `"p"`},
+		{name: "an unknown key", body: `{"p":"/","l":"en","bl":"en","r":"","s":"phone","ua":"x"}`, status: 400, code: "unknown-field", field: `"ua"`},
 		{name: "GET", method: "GET", status: 405, code: "method-not-allowed"},
 		{name: "PUT", method: "PUT", body: valid, status: 405, code: "method-not-allowed"},
 	}

@@ -14,15 +14,6 @@ import (
 	"handy/internal/analytics"
 )
 
-// statsRoutes is the operator's page-view report (docs/api.md, "Stats"), registered only when
-// an admin token is configured: without one, the path is the API's plain 404. Cookieless: the
-// operator's client is curl or a script, and a GET changes nothing.
-//
-//	GET /api/v1/stats?from=YYYY-MM-DD&to=YYYY-MM-DD[&format=csv]  Authorization: Bearer <admin token>
-func (s *Server) statsRoutes() []apiRoute {
-	return []apiRoute{{http.MethodGet, "/api/v1/stats", s.stats}}
-}
-
 // errAdminToken answers a missing or wrong admin token alike. Whether a token is configured at
 // all shows only in 404 (none) against 401 (one, not this one).
 var errAdminToken = &Error{Status: http.StatusUnauthorized, Code: "unauthorized",

@@ -1,15 +1,11 @@
 package server
 
 import (
-	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
-	"html"
 	"log/slog"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"handy/internal/site"
@@ -71,9 +67,6 @@ type panicError struct {
 
 func (e *panicError) Error() string { return fmt.Sprintf("panic: %v", e.value) }
 
-// detailMarker is where the 404 page takes the detail of a validation failure.
-const detailMarker = "<!--handy:detail-->"
-
 // handle adapts a handlerFunc: the one place where errors become responses.
 func (s *Server) handle(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -128,11 +121,11 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case site.IsBot(r.UserAgent()) || (e.Status != http.StatusNotFound && e.Status != http.StatusInternalServerError):
 		writePlain(w, e.Status)
 	case e.Status == http.StatusNotFound && e.Message != "":
-		s.writeDetail(w, r, e.Message)
+		s.pages.NotFoundDetail(e.Message).Write(w, r, e.Status)
 	case e.Status == http.StatusNotFound:
-		s.notFound[loc.Code].write(w, r, e.Status)
+		s.pages.NotFound(loc.Code).Write(w, r, e.Status)
 	default:
-		s.internalError[loc.Code].write(w, r, e.Status)
+		s.pages.InternalError(loc.Code).Write(w, r, e.Status)
 	}
 }
 
@@ -162,18 +155,4 @@ func writePlain(w http.ResponseWriter, status int) {
 	h["Cache-Control"] = []string{cacheNoStore}
 	w.WriteHeader(status)
 	fmt.Fprintf(w, "%d %s\n", status, text)
-}
-
-// writeDetail writes the English 404 page with the escaped detail in place of its marker,
-// gzipped on the fly when the client accepts it.
-func (s *Server) writeDetail(w http.ResponseWriter, r *http.Request, detail string) {
-	p := `<p class="error-detail">` + html.EscapeString(strings.ToValidUTF8(detail, "\uFFFD")) + `</p>`
-	body := bytes.Replace(s.notFoundDetailPage, []byte(detailMarker), []byte(p), 1)
-	e, err := buildEntry(entrySpec{body: body, contentType: contentTypeOf(".html"), cacheControl: cacheNoStore,
-		vary: varyEncoding, compress: true}, gzip.DefaultCompression, -1)
-	if err != nil {
-		// Only a broken gzip writer fails here; the page is sent uncompressed instead.
-		e, _ = buildEntry(entrySpec{body: body, contentType: contentTypeOf(".html"), cacheControl: cacheNoStore, vary: varyEncoding}, 0, -1)
-	}
-	e.write(w, r, http.StatusNotFound)
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"handy/internal/pages"
 	"handy/internal/site"
 )
 
@@ -18,9 +19,9 @@ const (
 // sent (302) to the home of their cookie's locale or, without a valid cookie, of the best match
 // for their Accept-Language, which then becomes their cookie.
 func (s *Server) serveRoot(w http.ResponseWriter, r *http.Request) error {
-	home := s.files["/"]
+	home, _ := s.pages.File("/")
 	if site.IsBot(r.UserAgent()) {
-		home.write(w, r, http.StatusOK)
+		home.Write(w, r, http.StatusOK)
 		return nil
 	}
 	if c, err := r.Cookie(langCookieName); err == nil {
@@ -34,12 +35,12 @@ func (s *Server) serveRoot(w http.ResponseWriter, r *http.Request) error {
 }
 
 // goHome serves the English home for the default locale and redirects to loc's home otherwise.
-func (s *Server) goHome(w http.ResponseWriter, r *http.Request, home *entry, loc site.Locale) error {
+func (s *Server) goHome(w http.ResponseWriter, r *http.Request, home *pages.Entry, loc site.Locale) error {
 	if s.table.IsDefault(loc) {
-		home.write(w, r, http.StatusOK)
+		home.Write(w, r, http.StatusOK)
 		return nil
 	}
-	w.Header()["Vary"] = home.vary
+	w.Header()["Vary"] = home.Vary()
 	redirect(w, r, s.homes[loc.Code], http.StatusFound)
 	return nil
 }

@@ -23,8 +23,8 @@ func (s *Server) serveSite(w http.ResponseWriter, r *http.Request) error {
 	if path == "/" {
 		return s.serveRoot(w, r)
 	}
-	if e, ok := s.files[path]; ok {
-		e.write(w, r, http.StatusOK)
+	if e, ok := s.pages.File(path); ok {
+		e.Write(w, r, http.StatusOK)
 		return nil
 	}
 	if _, err := s.table.Resolve(path); errors.Is(err, site.ErrInvalidPath) {

@@ -63,9 +63,13 @@ func tableWithRules(t *testing.T, rules json.RawMessage) *Table {
 	if err != nil {
 		t.Fatal(err)
 	}
+	history, err := json.Marshal(def.History())
+	if err != nil {
+		t.Fatal(err)
+	}
 	tab, err := Parse([]byte(`{"defaultLocale":"en","originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},
 		"locales":[{"code":"en","name":"English","lang":"en"}],"pages":[{"name":"index","path":"/"}],
-		"limits":` + string(limits) + `,"maxRedirectHops":` + strconv.Itoa(def.MaxRedirectHops()) + `,"routeRules":` + string(rules) + `}`))
+		"limits":` + string(limits) + `,"history":` + string(history) + `,"maxRedirectHops":` + strconv.Itoa(def.MaxRedirectHops()) + `,"routeRules":` + string(rules) + `}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,6 +61,7 @@ type Table struct {
 	rules             []Rule
 	maxRedirectHops   int
 	limits            Limits
+	history           History
 	routes            []Route
 	byPath            map[string]Route
 	byCode            map[string]Locale
@@ -92,6 +93,7 @@ type tableJSON struct {
 	RouteRules            []Rule               `json:"routeRules"`
 	MaxRedirectHops       int                  `json:"maxRedirectHops"`
 	Limits                Limits               `json:"limits"`
+	History               History              `json:"history"`
 }
 
 // Parse reads and validates a site table in the format of site.json.
@@ -166,6 +168,10 @@ func Parse(data []byte) (*Table, error) {
 		return nil, fmt.Errorf("site: parse table: %w", err)
 	}
 	t.limits = raw.Limits
+	if err := raw.History.validate(); err != nil {
+		return nil, fmt.Errorf("site: parse table: %w", err)
+	}
+	t.history = raw.History
 	// A bound in the tens keeps a chain of rules cheap to follow for any request.
 	if raw.MaxRedirectHops < 1 || raw.MaxRedirectHops > 64 {
 		return nil, fmt.Errorf("site: parse table: maxRedirectHops %d must be 1 to 64", raw.MaxRedirectHops)

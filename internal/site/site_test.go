@@ -24,7 +24,7 @@ func TestDefault(t *testing.T) {
 	if !strings.HasPrefix(tab.OriginPlaceholder(), "https://") {
 		t.Errorf("OriginPlaceholder = %q", tab.OriginPlaceholder())
 	}
-	want := Limits{PasswordMinLength: 8, PasswordMaxLength: 1024, DisplayNameMaxLength: 100, AvatarMaxBytes: 200_000, AvatarSize: 256}
+	want := Limits{PasswordMinLength: 8, PasswordMaxLength: 1024, DisplayNameMaxLength: 100, AvatarMaxBytes: 200_000, AvatarSize: 256, MaxWritesPerCommit: 500}
 	if got := tab.Limits(); got != want {
 		t.Errorf("Limits = %+v, want %+v", got, want)
 	}
@@ -36,7 +36,7 @@ func TestDefault(t *testing.T) {
 func TestParseRejects(t *testing.T) {
 	t.Parallel()
 	// limits are valid settings every case carries, so that each fails for its own reason.
-	const limits = `"limits":{"passwordMinLength":8,"passwordMaxLength":1024,"displayNameMaxLength":100,"avatarMaxBytes":200000,"avatarSize":256},"maxRedirectHops":8`
+	const limits = `"limits":{"passwordMinLength":8,"passwordMaxLength":1024,"displayNameMaxLength":100,"avatarMaxBytes":200000,"avatarSize":256,"maxWritesPerCommit":500},"history":{"collection":"history","maxEntries":10000},"maxRedirectHops":8`
 	base := `"originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},"locales":[{"code":"en","name":"English","lang":"en"}],` + limits
 	if _, err := Parse([]byte(`{"defaultLocale":"en",` + base + `,"pages":[{"name":"index","path":"/"}]}`)); err != nil {
 		t.Fatalf("the valid base table: %v", err)
@@ -58,6 +58,8 @@ func TestParseRejects(t *testing.T) {
 		"no limits":           `{"defaultLocale":"en","originPlaceholder":"https://o.invalid","operatorPlaceholders":{"contactEmail":"%C%%","jurisdiction":"%J%%"},"locales":[{"code":"en","name":"E","lang":"en"}],"pages":[{"name":"index","path":"/"}],"maxRedirectHops":8}`,
 		"password min > max":  `{"defaultLocale":"en",` + strings.Replace(base, `"passwordMaxLength":1024`, `"passwordMaxLength":7`, 1) + `,"pages":[{"name":"index","path":"/"}]}`,
 		"zero avatar bytes":   `{"defaultLocale":"en",` + strings.Replace(base, `"avatarMaxBytes":200000`, `"avatarMaxBytes":0`, 1) + `,"pages":[{"name":"index","path":"/"}]}`,
+		"no history cap":      `{"defaultLocale":"en",` + strings.Replace(base, `"maxEntries":10000`, `"maxEntries":0`, 1) + `,"pages":[{"name":"index","path":"/"}]}`,
+		"history path":        `{"defaultLocale":"en",` + strings.Replace(base, `"collection":"history"`, `"collection":"a/b"`, 1) + `,"pages":[{"name":"index","path":"/"}]}`,
 		"no hop bound":        `{"defaultLocale":"en",` + strings.Replace(base, `"maxRedirectHops":8`, `"maxRedirectHops":0`, 1) + `,"pages":[{"name":"index","path":"/"}]}`,
 	}
 	for name, data := range tests {

@@ -50,6 +50,11 @@ export const routeRules: readonly RouteRule[] = table.routeRules;
  * characters, the avatar's data URL in bytes and its side in px).
  */
 export const limits = table.limits;
+/**
+ * The history's collection under each user (users/{uid}/{collection}) and how many entries the
+ * server keeps there (a save past it prunes the oldest).
+ */
+export const history: { readonly collection: string; readonly maxEntries: number } = table.history;
 /** How many rules one redirect chains at most. */
 export const maxRedirectHops: number = table.maxRedirectHops;
 

@@ -4,6 +4,7 @@
 // What the visitor sees is the remote copy with the outbox applied on top, so a batch the
 // server rejects is undone by dropping it, and an acknowledged one changes nothing on screen.
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore } from 'idb';
+import { limits } from '../lib/site';
 import { SyncError, messages } from './errors';
 import type { Fields } from './values';
 import { applyWrite, type LocalDoc, type Write } from './writes';
@@ -63,8 +64,8 @@ interface State {
   alone?: number;
 }
 
-/** The most writes one commit may carry (the server's limit), and a bound on its body. */
-export const MAX_GROUP_WRITES = 500;
+/** The most writes one commit may carry (the server's limit, site.json's), and a bound on its body. */
+export const MAX_GROUP_WRITES: number = limits.maxWritesPerCommit;
 const MAX_GROUP_BYTES = 1_000_000;
 
 interface Schema extends DBSchema {

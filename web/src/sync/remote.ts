@@ -1,6 +1,7 @@
 // The document API over fetch, for the engine: background calls, so no loading overlay and no
 // toast (the History panel shows the sync state instead). Errors become SyncErrors with the
 // API's code; no answer at all is `unavailable`; Retry-After is kept for the backoff.
+import { apiUrl, xsrfHeader, type ApiPath } from '../lib/api';
 import type { CommitAnswer, ListenAnswer, Remote, RemoteDocument } from './engine';
 import { RetryableError } from './engine';
 import { SyncError, type SyncCode } from './errors';
@@ -11,24 +12,28 @@ export interface RemoteDeps {
   token: () => string | undefined;
   /** The XSRF-TOKEN cookie's value, if any. */
   xsrf: () => string | undefined;
+  /** Replaces the store's endpoints' common root ("/api/v1/db"): a test's server. */
   base?: string;
 }
 
 export function createRemote(deps: RemoteDeps): Remote {
-  const base = deps.base ?? '/api/v1/db';
+  // Every path comes from api.json; the store's endpoints share a root, which `base` replaces.
+  const commitUrl = apiUrl('dbCommit');
+  const root = commitUrl.slice(0, commitUrl.lastIndexOf('/'));
+  const url = (name: ApiPath) => (deps.base ?? root) + apiUrl(name).slice(root.length);
   /** onOpen: the status and headers arrived (a waiting listen sends them at once). */
-  async function call<T>(path: string, init: RequestInit, onOpen?: () => void): Promise<T> {
+  async function call<T>(target: string, init: RequestInit, onOpen?: () => void): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     const token = deps.token();
     if (token) headers.Authorization = `Bearer ${token}`;
     if (init.method === 'POST') {
       headers['Content-Type'] = 'application/json';
       const xsrf = deps.xsrf();
-      if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
+      if (xsrf) headers[xsrfHeader] = xsrf;
     }
     let res: Response;
     try {
-      res = await deps.fetch(base + path, { ...init, headers, credentials: 'same-origin', cache: 'no-store' });
+      res = await deps.fetch(target, { ...init, headers, credentials: 'same-origin', cache: 'no-store' });
     } catch (e) {
       if (init.signal?.aborted) throw e;
       throw new SyncError('unavailable', 'no answer from the server');
@@ -49,12 +54,12 @@ export function createRemote(deps: RemoteDeps): Remote {
     throw new SyncError(res.status >= 500 && !body?.error ? 'unavailable' : code, message);
   }
   return {
-    commit: (body) => call<CommitAnswer>('/commit', { method: 'POST', body: JSON.stringify(body) }),
+    commit: (body) => call<CommitAnswer>(url('dbCommit'), { method: 'POST', body: JSON.stringify(body) }),
     get: (path, signal) =>
-      call<RemoteDocument>(`/documents/${path}`, { method: 'GET', signal }).catch((e: unknown) => {
+      call<RemoteDocument>(`${url('dbDocuments')}/${path}`, { method: 'GET', signal }).catch((e: unknown) => {
         if (e instanceof SyncError && e.code === 'not-found') return null;
         throw e;
       }),
-    listen: (since, timeout, signal, onOpen) => call<ListenAnswer>(`/listen?since=${since}&timeout=${timeout}s`, { method: 'GET', signal }, onOpen),
+    listen: (since, timeout, signal, onOpen) => call<ListenAnswer>(`${url('dbListen')}?since=${since}&timeout=${timeout}s`, { method: 'GET', signal }, onOpen),
   };
 }

@@ -4,8 +4,7 @@
 
 /** The localStorage key of the sign-in token (named in the privacy policy). */
 export const tokenKey = 'token';
-export const xsrfCookie = 'XSRF-TOKEN';
-export const xsrfHeader = 'X-XSRF-TOKEN';
+export { xsrfCookie, xsrfHeader } from '../lib/api';
 
 /** The stored sign-in token; undefined when there is none or storage is unavailable. */
 export function storedToken(storage: () => Pick<Storage, 'getItem'> | undefined = () => globalThis.localStorage): string | undefined {

@@ -4,13 +4,13 @@
 // rejects so that the caller can react too. Its dependencies come in through
 // `createHttpClient`, so it is tested without a browser.
 import type { TFunction } from '../i18n/translator';
+import { apiBase } from '../lib/api';
 import { overlay } from './overlay';
 import { toasts, type ToastType } from './toasts';
 
 import { readCookie, tokenKey, xsrfCookie, xsrfHeader } from './credentials';
 
 export { readCookie, tokenKey, xsrfCookie, xsrfHeader };
-export const apiBase = '/api/v1';
 
 /** The statuses that get a message (spec's error catalogue); others fail silently. */
 export const toastStatuses = [400, 401, 403, 404, 408, 500, 501, 502, 503, 504, 505] as const;

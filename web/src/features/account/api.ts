@@ -2,6 +2,7 @@
 // the calls: the page's shared one, whose failures are toasts (loading the session, export,
 // sign-out), and one for the forms, which says nothing itself: a form shows what went wrong
 // next to its fields (a wrong password is not "your session has expired").
+import { apiPath } from '../../lib/api';
 import { HttpError, xsrfCookie, type HttpClient } from '../../ui/http';
 import type { AccountUser } from './session';
 
@@ -63,40 +64,40 @@ export function createAccountApi({ http, forms, cookie }: ApiDeps) {
   // The server issues the XSRF cookie on any API call; a visitor whose first call changes
   // something asks for it first, without the overlay.
   const xsrf = async () => {
-    if (!cookie(xsrfCookie)) await http.get('auth/xsrf', { noLoad: true });
+    if (!cookie(xsrfCookie)) await http.get(apiPath('authXsrf'), { noLoad: true });
   };
   return {
     /** The session of the stored token, in the background. */
-    me: () => http.get<Me>('auth/me', { noLoad: true }),
+    me: () => http.get<Me>(apiPath('authMe'), { noLoad: true }),
     async signIn({ email, password, locale }: Credentials) {
       await xsrf();
-      return forms.post<SignedIn>('auth/signin', { email, password, locale });
+      return forms.post<SignedIn>(apiPath('authSignin'), { email, password, locale });
     },
     async signUp(c: Credentials) {
       await xsrf();
-      return forms.post<SignedIn>('auth/signup', c.displayName ? c : { email: c.email, password: c.password, locale: c.locale });
+      return forms.post<SignedIn>(apiPath('authSignup'), c.displayName ? c : { email: c.email, password: c.password, locale: c.locale });
     },
     async signOut() {
       await xsrf();
-      await http.post('auth/signout', undefined, { noLoad: true });
+      await http.post(apiPath('authSignout'), undefined, { noLoad: true });
     },
     async update(patch: ProfilePatch) {
       await xsrf();
-      return forms.patch<Me>('auth/me', patch);
+      return forms.patch<Me>(apiPath('authMe'), patch);
     },
     async remove(password: string) {
       await xsrf();
-      await forms.request('DELETE', 'auth/me', { password });
+      await forms.request('DELETE', apiPath('authMe'), { password });
     },
     async changePassword(currentPassword: string, newPassword: string) {
       await xsrf();
-      await forms.post('auth/password', { currentPassword, newPassword });
+      await forms.post(apiPath('authPassword'), { currentPassword, newPassword });
     },
     async signOutEverywhere() {
       await xsrf();
-      await http.post('auth/signout-everywhere', undefined);
+      await http.post(apiPath('authSignoutEverywhere'), undefined);
     },
-    exportData: () => http.get<unknown>('auth/me/export'),
+    exportData: () => http.get<unknown>(apiPath('authExport')),
   };
 }
 

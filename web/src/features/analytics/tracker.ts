@@ -6,15 +6,18 @@ import type { Readable } from '../../lib/store';
 import type { View } from '../../router/view';
 import { excluded, pageViews, referrerHost } from './logic/pageView';
 
-/** Sends a page view for the view on screen now and for each later one that counts. */
-export function track(views: Readable<View>) {
+/**
+ * Sends a page view to url (the page bundle's, from api.json: kept out of this chunk) for the
+ * view on screen now and for each later one that counts.
+ */
+export function track(views: Readable<View>, url: string) {
   if (excluded(navigator)) return;
   const next = pageViews(referrerHost(document.referrer, location.hostname));
   const send = () => {
     const { path, route } = views.get();
     const view = next({ path, locale: route?.locale, language: navigator.language, width: innerWidth });
     // A string goes as text/plain: a simple request, no preflight.
-    if (view) navigator.sendBeacon('/api/v1/pageviews', JSON.stringify(view));
+    if (view) navigator.sendBeacon(url, JSON.stringify(view));
   };
   send();
   views.subscribe(send);

@@ -2,9 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { createTranslator } from '../../../i18n/translator';
 import accountDe from '../locales/de.json';
 import accountEn from '../locales/en.json';
-import { checkCredentials, errorText, fieldError, retryTime } from './errors';
+import { checkCredentials, errorText, fieldError, knownKeys, retryTime } from './errors';
 
 describe('form errors', () => {
+  it('have words for every code of the API (internal/site/api.json) but those read as other', () => {
+    for (const key of knownKeys) expect(Object.keys(accountEn.errors), key).toContain(key);
+  });
+
+
   it('go next to the field they concern, or above the buttons', () => {
     expect(fieldError({ code: 'invalid-email', status: 400 })).toEqual({ field: 'email', key: 'invalid-email' });
     expect(fieldError({ code: 'email-taken', status: 409 }).field).toBe('email');

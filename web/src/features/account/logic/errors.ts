@@ -3,6 +3,7 @@
 // anything is sent.
 import type accountMessages from '../locales/en.json';
 import type { TFunction } from '../../../i18n/translator';
+import { accountErrorCodes } from '../../../lib/api';
 import { limits } from '../../../lib/site';
 import type { Failure } from '../api';
 
@@ -26,22 +27,21 @@ const fieldOf: Readonly<Partial<Record<ErrorKey, Field>>> = {
   'invalid-display-name': 'displayName',
 };
 
-const knownKeys: readonly ErrorKey[] = [
-  'invalid-email',
-  'invalid-password',
-  'email-taken',
-  'wrong-credentials',
-  'wrong-password',
-  'rate-limited',
-  'invalid-display-name',
-  'invalid-avatar',
-  'invalid-preferences',
+/**
+ * The API's account codes (internal/site/api.json) that the forms word themselves; the others
+ * read as `other` (an ended session is the HTTP client's to handle).
+ */
+export const unworded: readonly string[] = ['unauthenticated', 'unavailable'];
+
+/** Every key with words: the API's worded codes and the forms' own. */
+export const knownKeys: readonly string[] = [
+  ...accountErrorCodes.filter((code) => !unworded.includes(code)),
   'password-missing',
   'network',
   'other',
 ];
 
-const isKey = (code: string): code is ErrorKey => (knownKeys as readonly string[]).includes(code);
+const isKey = (code: string): code is ErrorKey => knownKeys.includes(code);
 
 /** The message of a failed call and where it goes. */
 export function fieldError(failure: Failure): FieldError {

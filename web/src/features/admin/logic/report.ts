@@ -1,6 +1,7 @@
 // The operator's report as GET /api/v1/stats answers it (docs/api.md, "Stats";
 // internal/analytics/report.go), and the one call that reads it. The token goes in the
 // Authorization header of each call; the endpoint is cookieless.
+import { apiUrl } from '../../../lib/api';
 import type { Range } from './range';
 
 export interface DayCount {
@@ -28,7 +29,7 @@ export interface Report {
   realtime: { minutes: number; visitors: number };
 }
 
-export const statsUrl = '/api/v1/stats';
+export const statsUrl = apiUrl('stats');
 
 /** What a call came to: the report, or why there is none. */
 export type Outcome =

@@ -2,11 +2,12 @@
 // same path shape with the uid "local"): plain fields, the time as a timestamp.
 import type { Fields } from '../../../sync/values';
 import { fromFields, toFields } from '../../../sync/values';
+import { history } from '../../../lib/site';
 import { tools, type HistoryEntry, type Tool } from './entries';
 
 export const localOwner = 'local';
 
-export const historyCollection = (uid: string) => `users/${uid}/history`;
+export const historyCollection = (uid: string) => `users/${uid}/${history.collection}`;
 export const entryPath = (uid: string, id: string) => `${historyCollection(uid)}/${id}`;
 
 export function entryFields(e: HistoryEntry): Fields {

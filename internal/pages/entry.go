@@ -1,4 +1,4 @@
-package server
+package pages
 
 import (
 	"net/http"
@@ -26,10 +26,10 @@ type variant struct {
 	contentLength   []string
 }
 
-// entry is a file held in memory in every encoding worth keeping. variants[encIdentity] is
+// Entry is a file held in memory in every encoding worth keeping. variants[encIdentity] is
 // always set; the others only when they are smaller. A variant is replaced only by a smaller
-// one of the same encoding, made in the background (Server.CompressBest), while requests read.
-type entry struct {
+// one of the same encoding, made in the background (Pages.CompressBest), while requests read.
+type Entry struct {
 	contentType  []string
 	cacheControl []string
 	vary         []string
@@ -37,7 +37,7 @@ type entry struct {
 }
 
 // pick returns the variant to send for the request's Accept-Encoding header values.
-func (e *entry) pick(acceptEncoding []string) *variant {
+func (e *Entry) pick(acceptEncoding []string) *variant {
 	br, gz := acceptedEncodings(acceptEncoding)
 	if v := e.variants[encBrotli].Load(); br && v != nil {
 		return v
@@ -48,9 +48,9 @@ func (e *entry) pick(acceptEncoding []string) *variant {
 	return e.variants[encIdentity].Load()
 }
 
-// write answers r with e and status. For a 200 whose ETag the client holds, it answers 304.
+// Write answers r with e and status. For a 200 whose ETag the client holds, it answers 304.
 // A HEAD request gets the headers alone.
-func (e *entry) write(w http.ResponseWriter, r *http.Request, status int) {
+func (e *Entry) Write(w http.ResponseWriter, r *http.Request, status int) {
 	v := e.pick(r.Header["Accept-Encoding"])
 	h := w.Header()
 	h["Cache-Control"] = e.cacheControl
@@ -97,3 +97,7 @@ func newVariant(body []byte, enc encoding, withETag bool) *variant {
 	}
 	return v
 }
+
+// Vary returns the entry's Vary header value, for a redirect that depends on what the entry's
+// answer depends on.
+func (e *Entry) Vary() []string { return e.vary }

@@ -1,4 +1,4 @@
-package server
+package pages
 
 import (
 	"errors"
@@ -9,18 +9,19 @@ import (
 	"testing/fstest"
 
 	"handy/internal/config"
+	"handy/internal/pages/pagestest"
 	"handy/internal/site"
 )
 
-func TestNewRejectsIncompleteBuild(t *testing.T) {
+func TestLoadRejectsIncompleteBuild(t *testing.T) {
 	t.Parallel()
-	cfg := config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}
+	cfg := config.Config{Addr: "127.0.0.1:0", PublicURL: "http://localhost:8080"}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	withoutFAQ := fixtureDist(site.Default())
+	withoutFAQ := pagestest.Dist(site.Default())
 	delete(withoutFAQ, "de/faq/index.html")
-	without404 := fixtureDist(site.Default())
+	without404 := pagestest.Dist(site.Default())
 	delete(without404, "_errors/ko/404.html")
-	withoutAdmin := fixtureDist(site.Default())
+	withoutAdmin := pagestest.Dist(site.Default())
 	delete(withoutAdmin, "_admin/jp/admin/index.html")
 	tests := []struct {
 		name      string
@@ -35,9 +36,9 @@ func TestNewRejectsIncompleteBuild(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := New(cfg, site.Default(), tt.dist, logger)
+			_, err := Load(cfg, site.Default(), tt.dist, logger, Options{})
 			if !errors.Is(err, ErrNotBuilt) || !strings.Contains(err.Error(), tt.wantInErr) {
-				t.Errorf("New error = %v, want ErrNotBuilt mentioning %q", err, tt.wantInErr)
+				t.Errorf("Load error = %v, want ErrNotBuilt mentioning %q", err, tt.wantInErr)
 			}
 			if strings.Contains(err.Error(), "\n") {
 				t.Errorf("error is not one line: %q", err)
@@ -88,5 +89,16 @@ func TestSubstitutions(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestTagManagerSubstitutionEscapes(t *testing.T) {
+	t.Parallel()
+	table := site.Default()
+	cfg := config.Config{PublicURL: "http://localhost:8080", TagManagerID: "GTM-TEST1234", TagManagerHost: `https://x"</script><b>&\`}
+	got := substitutions(table, cfg).Replace(`{"tagManager":"` + table.TagManagerPlaceholder() + `"}`)
+	want := `{"tagManager":"https://x\"\u003c/script\u003e\u003cb\u003e\u0026\\/gtm.js?id=GTM-TEST1234"}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

@@ -1,4 +1,4 @@
-package server
+package pages
 
 import (
 	"encoding/xml"
@@ -7,9 +7,9 @@ import (
 	"handy/internal/site"
 )
 
-// sitemapPath is where a locale's sitemap is served: /sitemap.xml for the default locale,
+// SitemapPath is where a locale's sitemap is served: /sitemap.xml for the default locale,
 // /{code}/sitemap.xml for the others.
-func sitemapPath(table *site.Table, loc site.Locale) string {
+func SitemapPath(table *site.Table, loc site.Locale) string {
 	if table.IsDefault(loc) {
 		return "/sitemap.xml"
 	}
@@ -54,7 +54,7 @@ func buildRobots(table *site.Table, origin string) []byte {
 	var b strings.Builder
 	b.WriteString("User-agent: *\nAllow: /\n\n")
 	for _, loc := range table.Locales() {
-		b.WriteString("Sitemap: " + origin + sitemapPath(table, loc) + "\n")
+		b.WriteString("Sitemap: " + origin + SitemapPath(table, loc) + "\n")
 	}
 	return []byte(b.String())
 }

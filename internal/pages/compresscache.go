@@ -1,4 +1,4 @@
-package server
+package pages
 
 import (
 	"bytes"
@@ -19,15 +19,9 @@ import (
 // compressCache keeps the best-level compressed copies of the files the build could not
 // compress (the pages, with the configuration written in) in a directory, named by the SHA-256
 // of the file: a restart with the same build and configuration serves them from the start,
-// instead of recompressing for seconds on one core (CompressBest). A copy is used only if it
+// instead of recompressing for seconds on one core (Pages.CompressBest). A copy is used only if it
 // decodes to the file, so a torn or altered one costs a recompression, never a wrong answer.
 type compressCache struct{ dir string }
-
-// WithCompressionCache keeps the best-level compressed pages in dir (created when needed) across
-// restarts. Without it, every start recompresses them.
-func WithCompressionCache(dir string) Option {
-	return func(s *Server) { s.cache = &compressCache{dir: dir} }
-}
 
 // cacheKey names a body's copies.
 func cacheKey(body []byte) string {
@@ -63,12 +57,12 @@ func decodesTo(r io.Reader, want []byte) bool {
 // whole or absent, even after a crash.
 func (c *compressCache) store(body []byte, p precompressed) error {
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
-		return fmt.Errorf("compression cache: %w", err)
+		return fmt.Errorf("Compression cache: %w", err)
 	}
 	key := cacheKey(body)
 	for suffix, data := range map[string][]byte{cacheSuffixGzip: p.gzip, cacheSuffixBrotli: p.brotli} {
 		if err := writeAtomically(filepath.Join(c.dir, key+suffix), data); err != nil {
-			return fmt.Errorf("compression cache: %w", err)
+			return fmt.Errorf("Compression cache: %w", err)
 		}
 	}
 	return nil
@@ -100,7 +94,7 @@ func (c *compressCache) prune(keep map[string]bool) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("compression cache: %w", err)
+		return fmt.Errorf("Compression cache: %w", err)
 	}
 	var errs []error
 	for _, e := range entries {
@@ -113,7 +107,7 @@ func (c *compressCache) prune(keep map[string]bool) error {
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("compression cache: %w", err)
+		return fmt.Errorf("Compression cache: %w", err)
 	}
 	return nil
 }

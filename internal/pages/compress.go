@@ -1,4 +1,4 @@
-package server
+package pages
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ type entrySpec struct {
 	etag         bool // strong ETag per variant (not for error pages)
 	compress     bool
 	// built holds the gzip and brotli variants the build made (web/scripts/precompress.mjs), at
-	// the best levels; nil when it made none, and then New compresses the body itself.
+	// the best levels; nil when it made none, and then Load compresses the body itself.
 	built *precompressed
 }
 
@@ -33,26 +33,27 @@ type precompressed struct{ gzip, brotli []byte }
 // entryJob is an entry to build and where to keep it.
 type entryJob struct {
 	spec  entrySpec
-	store func(*entry)
+	store func(*Entry)
 }
 
-// compression is the levels entries are compressed at.
-type compression struct{ gzip, brotli int }
+// Compression is the levels entries are compressed at: gzip's (compress/gzip) and brotli's
+// (0 to 11).
+type Compression struct{ Gzip, Brotli int }
 
-// startCompression is what New compresses at the files the build could not: those the
+// startCompression is what Load compresses at the files the build could not: those the
 // configuration is written into (the pages and their payloads, about 4 MB). The fastest levels
 // that still pay: 0.1 s on 2 cores, for output 30 % larger than bestCompression's, which
 // CompressBest then makes in the background.
-var startCompression = compression{gzip: gzip.BestSpeed, brotli: 2}
+var startCompression = Compression{Gzip: gzip.BestSpeed, Brotli: 2}
 
 // bestCompression is the levels CompressBest recompresses at, and the build's (precompress.mjs).
-var bestCompression = compression{gzip: gzip.BestCompression, brotli: brotli.BestCompression}
+var bestCompression = Compression{Gzip: gzip.BestCompression, Brotli: brotli.BestCompression}
 
 // buildEntries builds every job's entry, compressing at the levels given on all CPUs, then
 // hands each to its store func, one at a time. It returns the entries whose brotli variant was
 // made below bestCompression's levels, for CompressBest.
-func buildEntries(jobs []entryJob, levels compression) ([]*entry, error) {
-	entries := make([]*entry, len(jobs))
+func buildEntries(jobs []entryJob, levels Compression) ([]*Entry, error) {
+	entries := make([]*Entry, len(jobs))
 	errs := make([]error, len(jobs))
 	limit := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -60,14 +61,14 @@ func buildEntries(jobs []entryJob, levels compression) ([]*entry, error) {
 		wg.Go(func() {
 			limit <- struct{}{}
 			defer func() { <-limit }()
-			entries[i], errs[i] = buildEntry(job.spec, levels.gzip, levels.brotli)
+			entries[i], errs[i] = buildEntry(job.spec, levels.Gzip, levels.Brotli)
 		})
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("compress: %w", err)
 	}
-	var below []*entry
+	var below []*Entry
 	for i, job := range jobs {
 		job.store(entries[i])
 		if job.spec.compress && job.spec.built == nil && levels != bestCompression {
@@ -80,8 +81,8 @@ func buildEntries(jobs []entryJob, levels compression) ([]*entry, error) {
 // buildEntry makes an entry of spec.body: its compressed variants are the build's, or made at
 // the given levels (brotliLevel < 0: no brotli). A compressed variant is kept only when it is
 // smaller than the body.
-func buildEntry(spec entrySpec, gzipLevel, brotliLevel int) (*entry, error) {
-	e := &entry{
+func buildEntry(spec entrySpec, gzipLevel, brotliLevel int) (*Entry, error) {
+	e := &Entry{
 		contentType:  []string{spec.contentType},
 		cacheControl: []string{spec.cacheControl},
 		vary:         []string{spec.vary},
@@ -110,7 +111,7 @@ func buildEntry(spec entrySpec, gzipLevel, brotliLevel int) (*entry, error) {
 
 // keepIfSmaller makes body the entry's enc variant if it is smaller than the identity and than
 // the variant it replaces.
-func (e *entry) keepIfSmaller(enc encoding, body []byte, withETag bool) {
+func (e *Entry) keepIfSmaller(enc encoding, body []byte, withETag bool) {
 	if body == nil || len(body) >= len(e.variants[encIdentity].Load().body) {
 		return
 	}
@@ -122,17 +123,17 @@ func (e *entry) keepIfSmaller(enc encoding, body []byte, withETag bool) {
 
 // compressBest recompresses each entry at bestCompression's levels, one at a time, until all
 // are done or ctx ends, and hands each entry's body and copies to done.
-func compressBest(ctx context.Context, entries []*entry, done func(body []byte, p precompressed)) error {
+func compressBest(ctx context.Context, entries []*Entry, done func(body []byte, p precompressed)) error {
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		identity := e.variants[encIdentity].Load()
-		gz, err := gzipBytes(identity.body, bestCompression.gzip)
+		gz, err := gzipBytes(identity.body, bestCompression.Gzip)
 		if err != nil {
 			return err
 		}
-		br, err := brotliBytes(identity.body, bestCompression.brotli)
+		br, err := brotliBytes(identity.body, bestCompression.Brotli)
 		if err != nil {
 			return err
 		}

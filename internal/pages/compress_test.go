@@ -1,4 +1,4 @@
-package server
+package pages
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"testing/fstest"
 
 	"handy/internal/config"
+	"handy/internal/pages/pagestest"
 	"handy/internal/site"
 	"handy/web"
 )
@@ -25,7 +26,7 @@ import (
 func TestBuildCopies(t *testing.T) {
 	t.Parallel()
 	table := site.Default()
-	dist := fixtureDist(table)
+	dist := pagestest.Dist(table)
 	js := dist["assets/app-3f9a1c.js"].Data
 	// Not what the server would make of js: proof that it sends the build's bytes.
 	builtGzip := mustGzip(t, append(js, "// built\n"...))
@@ -35,47 +36,48 @@ func TestBuildCopies(t *testing.T) {
 	stale := mustBrotli(t, dist["de/faq/_payload.json"].Data) // holds the origin placeholder
 	dist["de/faq/_payload.json.br"] = &fstest.MapFile{Data: stale}
 	dist["downloads/sample.txt.gz"] = &fstest.MapFile{Data: mustGzip(t, []byte("a download\n"))}
-	s, err := New(config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}, table, dist, slog.New(slog.DiscardHandler))
+	s, err := Load(config.Config{Addr: "127.0.0.1:0", PublicURL: testOrigin}, table, dist,
+		slog.New(slog.DiscardHandler), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for enc, want := range map[string][]byte{"gzip": builtGzip, "br": builtBrotli} {
-		res, body := serve(t, s.Handler(), request{target: "/assets/app-3f9a1c.js", header: map[string]string{"Accept-Encoding": enc}})
+		res, body := pagestest.Serve(t, handler(s), pagestest.Request{Target: "/assets/app-3f9a1c.js", Header: map[string]string{"Accept-Encoding": enc}})
 		if res.Header.Get("Content-Encoding") != enc || body != string(want) {
 			t.Errorf("%s: Content-Encoding %q, %d bytes; want the build's %d bytes", enc, res.Header.Get("Content-Encoding"), len(body), len(want))
 		}
 	}
-	res, body := serve(t, s.Handler(), request{target: "/de/faq/_payload.json", header: map[string]string{"Accept-Encoding": "br"}})
-	if got := decode(t, res, body); !strings.Contains(got, httpOrigin) || body == string(stale) {
+	res, body := pagestest.Serve(t, handler(s), pagestest.Request{Target: "/de/faq/_payload.json", Header: map[string]string{"Accept-Encoding": "br"}})
+	if got := pagestest.Decode(t, res, body); !strings.Contains(got, testOrigin) || body == string(stale) {
 		t.Errorf("payload with a stale build copy: served %q", got)
 	}
 	for _, target := range []string{"/assets/app-3f9a1c.js.gz", "/assets/app-3f9a1c.js.br", "/de/faq/_payload.json.br"} {
-		if res, _ := serve(t, s.Handler(), request{target: target}); res.StatusCode != http.StatusNotFound {
+		if res, _ := pagestest.Serve(t, handler(s), pagestest.Request{Target: target}); res.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s: %d, want 404 (a copy has no URL)", target, res.StatusCode)
 		}
 	}
-	if res, _ := serve(t, s.Handler(), request{target: "/downloads/sample.txt.gz"}); res.StatusCode != http.StatusOK {
+	if res, _ := pagestest.Serve(t, handler(s), pagestest.Request{Target: "/downloads/sample.txt.gz"}); res.StatusCode != http.StatusOK {
 		t.Errorf("GET /downloads/sample.txt.gz: %d, want 200", res.StatusCode)
 	}
 }
 
-// TestCompressBest: New compresses pages quickly; CompressBest makes them smaller, while
+// TestCompressBest: Load compresses pages quickly; CompressBest makes them smaller, while
 // requests keep reading them, and logs when done. Every answer decodes to the page.
 func TestCompressBest(t *testing.T) {
 	t.Parallel()
-	log := &syncBuffer{}
+	log := &bytes.Buffer{}
 	table := site.Default()
-	s, err := New(config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}, table, fixtureDist(table),
-		slog.New(slog.NewTextHandler(log, nil)))
+	s, err := Load(config.Config{Addr: "127.0.0.1:0", PublicURL: testOrigin}, table, pagestest.Dist(table),
+		slog.New(slog.NewTextHandler(log, nil)), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	const page = "/de/area-calculator"
-	_, identity := serve(t, s.Handler(), request{target: page})
+	_, identity := pagestest.Serve(t, handler(s), pagestest.Request{Target: page})
 	before := map[string]*http.Response{}
 	sizes := map[string]int{}
 	for _, enc := range []string{"gzip", "br"} {
-		res, body := serve(t, s.Handler(), request{target: page, header: map[string]string{"Accept-Encoding": enc}})
+		res, body := pagestest.Serve(t, handler(s), pagestest.Request{Target: page, Header: map[string]string{"Accept-Encoding": enc}})
 		before[enc], sizes[enc] = res, len(body)
 	}
 
@@ -84,8 +86,8 @@ func TestCompressBest(t *testing.T) {
 	for _, enc := range []string{"gzip", "br", "br, gzip"} {
 		readers.Go(func() {
 			for ctx.Err() == nil {
-				res, body := serve(t, s.Handler(), request{target: page, header: map[string]string{"Accept-Encoding": enc}})
-				if decode(t, res, body) != identity {
+				res, body := pagestest.Serve(t, handler(s), pagestest.Request{Target: page, Header: map[string]string{"Accept-Encoding": enc}})
+				if pagestest.Decode(t, res, body) != identity {
 					t.Errorf("%s: a body read during CompressBest does not decode to the page", enc)
 					return
 				}
@@ -97,8 +99,8 @@ func TestCompressBest(t *testing.T) {
 	readers.Wait()
 
 	for _, enc := range []string{"gzip", "br"} {
-		res, body := serve(t, s.Handler(), request{target: page, header: map[string]string{"Accept-Encoding": enc}})
-		if decode(t, res, body) != identity {
+		res, body := pagestest.Serve(t, handler(s), pagestest.Request{Target: page, Header: map[string]string{"Accept-Encoding": enc}})
+		if pagestest.Decode(t, res, body) != identity {
 			t.Errorf("%s: body does not decode to the page", enc)
 		}
 		switch {
@@ -108,8 +110,8 @@ func TestCompressBest(t *testing.T) {
 			t.Errorf("%s: new bytes under the old ETag %s", enc, res.Header.Get("Etag"))
 		}
 	}
-	if _, body := serve(t, s.Handler(), request{target: page, header: map[string]string{"Accept-Encoding": "br"}}); len(body) >= sizes["br"] {
-		t.Errorf("br: %d bytes after CompressBest, not fewer than the %d New made", len(body), sizes["br"])
+	if _, body := pagestest.Serve(t, handler(s), pagestest.Request{Target: page, Header: map[string]string{"Accept-Encoding": "br"}}); len(body) >= sizes["br"] {
+		t.Errorf("br: %d bytes after CompressBest, not fewer than the %d Load made", len(body), sizes["br"])
 	}
 	if !strings.Contains(log.String(), "pages compressed at the best levels") {
 		t.Errorf("CompressBest logged nothing:\n%s", log.String())
@@ -119,10 +121,10 @@ func TestCompressBest(t *testing.T) {
 // TestCompressBestStops: CompressBest returns at once, quietly, when its context has ended.
 func TestCompressBestStops(t *testing.T) {
 	t.Parallel()
-	log := &syncBuffer{}
+	log := &bytes.Buffer{}
 	table := site.Default()
-	s, err := New(config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}, table, fixtureDist(table),
-		slog.New(slog.NewTextHandler(log, nil)))
+	s, err := Load(config.Config{Addr: "127.0.0.1:0", PublicURL: testOrigin}, table, pagestest.Dist(table),
+		slog.New(slog.NewTextHandler(log, nil)), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +190,7 @@ func containsAny(body []byte, subs [][]byte) bool {
 
 func mustGzip(t testing.TB, b []byte) []byte {
 	t.Helper()
-	out, err := gzipBytes(b, bestCompression.gzip)
+	out, err := gzipBytes(b, bestCompression.Gzip)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +199,7 @@ func mustGzip(t testing.TB, b []byte) []byte {
 
 func mustBrotli(t testing.TB, b []byte) []byte {
 	t.Helper()
-	out, err := brotliBytes(b, bestCompression.brotli)
+	out, err := brotliBytes(b, bestCompression.Brotli)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,25 +213,25 @@ func mustBrotli(t testing.TB, b []byte) []byte {
 func TestCompressionCache(t *testing.T) {
 	t.Parallel()
 	table := site.Default()
-	cfg := config.Config{Addr: "127.0.0.1:0", PublicURL: httpOrigin}
+	cfg := config.Config{Addr: "127.0.0.1:0", PublicURL: testOrigin}
 	dir := filepath.Join(t.TempDir(), "compressed")
-	start := func(dir string) (*Server, *syncBuffer) {
-		log := &syncBuffer{}
-		s, err := New(cfg, table, fixtureDist(table), slog.New(slog.NewTextHandler(log, nil)), WithCompressionCache(dir))
+	start := func(dir string) (*Pages, *bytes.Buffer) {
+		log := &bytes.Buffer{}
+		s, err := Load(cfg, table, pagestest.Dist(table), slog.New(slog.NewTextHandler(log, nil)), Options{CacheDir: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return s, log
 	}
 	const page = "/de/area-calculator"
-	brotliOf := func(s *Server) string {
-		res, body := serve(t, s.Handler(), request{target: page, header: map[string]string{"Accept-Encoding": "br"}})
+	brotliOf := func(s *Pages) string {
+		res, body := pagestest.Serve(t, handler(s), pagestest.Request{Target: page, Header: map[string]string{"Accept-Encoding": "br"}})
 		if res.Header.Get("Content-Encoding") != "br" {
 			t.Fatalf("Content-Encoding %q", res.Header.Get("Content-Encoding"))
 		}
 		return body
 	}
-	_, identity := serve(t, newTestServer(t, httpOrigin).Handler(), request{target: page})
+	_, identity := pagestest.Serve(t, handler(load(t)), pagestest.Request{Target: page})
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -280,8 +282,8 @@ func TestCompressionCache(t *testing.T) {
 	if len(third.belowBest) != 1 {
 		t.Errorf("with one copy torn, %d files to compress, want 1", len(third.belowBest))
 	}
-	res, body := serve(t, third.Handler(), request{target: page, header: map[string]string{"Accept-Encoding": "br"}})
-	if decode(t, res, body) != identity {
+	res, body := pagestest.Serve(t, handler(third), pagestest.Request{Target: page, Header: map[string]string{"Accept-Encoding": "br"}})
+	if pagestest.Decode(t, res, body) != identity {
 		t.Error("with its copy torn, the page does not decode")
 	}
 	third.CompressBest(context.Background())
