@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import chromium from '../scripts/chromium.json' with { type: 'json' };
+import chromium from '../scripts/tools/chromium.json' with { type: 'json' };
 
 // End-to-end tests drive Debian's Chromium (no downloaded browser) against the real binary.
 const port = Number(process.env.E2E_PORT ?? 8391);
