@@ -258,7 +258,7 @@ func killDuringCommits(t *testing.T, bin string, args []string) {
 	if !errors.As(err, &exitErr) || exitErr.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		t.Fatalf("handy did not die of SIGKILL: %v", err)
 	}
-	wg.Wait()
+	<-writersDone // wg.Wait by the goroutine above has returned: wg may be used again
 	var ackedBatches, lostBatches int
 	for w := range sent {
 		for _, b := range sent[w] {
