@@ -30,18 +30,18 @@ node_modules: package.json package-lock.json
 test: build lint test-go test-web test-html test-e2e
 
 # The store's tests run on SQLite and on one throwaway PostgreSQL shared by every test binary
-# (scripts/with-postgres.sh starts it from Debian's binaries and stops it afterwards).
+# (scripts/tools/with-postgres.sh starts it from Debian's binaries and stops it afterwards).
 test-go:
-	scripts/ensure-tools.sh
+	scripts/tools/ensure-tools.sh
 	$(GO) vet ./...
-	scripts/with-postgres.sh $(GO) test -race ./...
+	scripts/tools/with-postgres.sh $(GO) test -race ./...
 
 # The lossless JPEG tests make their JPEGs with libjpeg-turbo's cjpeg and compare with jpegtran.
 # messages.test.ts is left out: `make web`, which `make test` runs first, has run it. The data
 # layer's fault test (three seeds; `make soak` for more) builds handy and runs it on the
 # front end `make build` left in web/dist.
 test-web: node_modules
-	scripts/ensure-tools.sh
+	scripts/tools/ensure-tools.sh
 	npx vitest run --config web/vite.config.ts --exclude web/src/i18n/messages.test.ts
 
 # The data layer against the real server under faults (web/src/sync/faults/): test-web runs a
@@ -52,22 +52,24 @@ soak: web
 
 # The Nu Html Checker (vnu-jar, Java) over every prerendered page and error page.
 test-html: build
-	scripts/ensure-tools.sh
+	scripts/tools/ensure-tools.sh
 	java -jar node_modules/vnu-jar/build/dist/vnu.jar --errors-only --skip-non-html web/dist
 
 test-e2e: build
-	scripts/ensure-tools.sh
+	scripts/tools/ensure-tools.sh
 	npx playwright test -c e2e/playwright.config.ts
 
+# Every benchmark (scripts/bench/bench.sh says what each part measures); PARTS=11 or PARTS="4 11"
+# runs only those parts.
 bench: build
-	scripts/ensure-tools.sh bench
-	scripts/bench.sh
+	scripts/tools/ensure-tools.sh bench
+	PARTS="$(PARTS)" scripts/bench/bench.sh
 
 # Every page type at phone and desktop width, in English and Japanese, light and dark:
 # web/build/screenshots/*.png, for a reviewer to look at.
 screenshots: build
-	scripts/ensure-tools.sh screenshots
-	node scripts/screenshots.mjs
+	scripts/tools/ensure-tools.sh screenshots
+	node scripts/screenshots/screenshots.mjs
 
 # gofmt, go vet, the type check, then ESLint (eslint.config.js: typescript-eslint, the React hooks
 # rules, the front end's import boundaries) and the boundaries rule's own tests.

@@ -13,7 +13,7 @@ import tseslint from 'typescript-eslint';
 import boundaries from './web/eslint/boundaries.js';
 
 const typescript = ['web/src/**/*.{ts,tsx}', 'e2e/**/*.ts'];
-const scripts = ['web/scripts/*.mjs', 'scripts/*.mjs', 'eslint.config.js', 'web/eslint/*.js'];
+const scripts = ['web/scripts/*.mjs', 'scripts/**/*.mjs', 'e2e/**/*.mjs', 'eslint.config.js', 'web/eslint/*.js'];
 
 const hooks = reactHooks.configs.flat['recommended-latest'];
 

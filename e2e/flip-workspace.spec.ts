@@ -147,7 +147,7 @@ test.describe('in English', () => {
     expect(moving.length).toBeGreaterThan(0);
     for (const d of moving) expect(d).toBeLessThan(200);
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.waitForTimeout(250);
+    await expect.poll(() => page.evaluate(() => document.getAnimations().length)).toBe(0); // that motion is over
     await page.getByRole('button', { name: m.ops.flipH }).click();
     expect(await durations()).toEqual([]);
   });
@@ -158,7 +158,7 @@ test.describe('in English', () => {
       { name: 'second.png', buffer: halves(64, 40) },
     ]);
     await page.getByRole('button', { name: m.ops.rotateCW }).click();
-    await page.waitForTimeout(250); // its motion is over
+    await expect.poll(() => page.evaluate(() => document.getAnimations().length)).toBe(0); // its motion is over
     await page.getByRole('button', { name: fill(m.show, { name: 'second.png' }) }).click();
     await expect(page.getByRole('img', { name: fill(m.compare.originalOf, { name: 'second.png' }) })).toBeAttached();
     expect(await page.evaluate(() => document.getAnimations().length)).toBe(0);

@@ -1,12 +1,10 @@
-// A handy of a test's own, on a free port with a throwaway database, for tests that configure it
-// differently from the shared server or stop it (the offline tests take the network away by
-// stopping it: the browser then meets a refused connection, as with no network).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+// A handy of a test's own (e2e/support/handy.mjs), on a free port with a throwaway database, for
+// tests that configure it differently from the shared server or stop it (the offline tests take
+// the network away by stopping it: the browser then meets a refused connection, as with no
+// network); and a proxy in front of a server.
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { startHandy } from './support/handy.mjs';
 
 export interface OwnServer {
   /** Its origin, http://127.0.0.1:port. */
@@ -20,44 +18,10 @@ export interface OwnServer {
 export const listen = (server: Server) =>
   new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 
-/** A port free right now: handy takes it a moment later. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  const port = await listen(probe);
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** Starts ./handy with args besides its address, public URL and data directory, and waits until it answers. */
+/** Starts ./handy with args besides its address, public URL and data directory, and waits until it is ready. */
 export async function startOwnServer(args: string[] = []): Promise<OwnServer> {
-  const url = `http://127.0.0.1:${await freePort()}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'handy-e2e-own-'));
-  const handy = spawn('./handy', ['-addr', url.slice('http://'.length), '-public-url', url, '-data-dir', dataDir, ...args], {
-    cwd: join(import.meta.dirname, '..'),
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise((resolve) => handy.once('exit', resolve));
-  const stop = async () => {
-    if (handy.exitCode === null && handy.signalCode === null) handy.kill('SIGTERM');
-    await exited;
-  };
-  const close = async () => {
-    await stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  try {
-    for (let i = 0; ; i++) {
-      if (handy.exitCode !== null) throw new Error(`handy exited with ${handy.exitCode}`);
-      if (i === 300) throw new Error(`${url} did not answer within 30 s`);
-      const up = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-      if (up) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  } catch (err) {
-    await close();
-    throw err;
-  }
-  return { url, stop, close };
+  const handy = await startHandy({ args, readyWithin: 30_000 });
+  return { url: handy.url, stop: () => handy.stop(), close: () => handy.close() };
 }
 
 /** A proxy in front of a server, that can make it look redeployed or make requests fail. */

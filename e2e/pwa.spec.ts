@@ -5,7 +5,7 @@ import { chromium as browserType, type BrowserContext } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import chromium from '../scripts/chromium.json' with { type: 'json' };
+import chromium from '../scripts/tools/chromium.json' with { type: 'json' };
 import type { buildManifest } from '../web/src/features/pwa/manifest';
 import { expect, pagePath, site, test } from './fixtures';
 import { baseURL } from './playwright.config';

@@ -9,18 +9,15 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"reflect"
-	"regexp"
-	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"handy/internal/handytest"
 	"handy/internal/store"
 	"handy/internal/store/storetest"
 )
@@ -39,10 +36,10 @@ const (
 	// takes the next: the store keeps the answers of a client's last 32 batch ids
 	// (docstore's keptBatches), and every acknowledged batch is resent after the restart.
 	killSessionBatches = 32
-	killAfter          = time.Second // commits before the kill, at least
-	killMinAcked       = 200         // … and acknowledged batches, waiting up to killMaxWait
-	killMaxWait        = 4 * time.Second
-	xsrfValue          = "durability-test-xsrf-token-0123456789abcdef"
+	// killMinAcked is how many batches are acknowledged before the kill, at least: the kill
+	// comes while the writers are still writing (each writer's budget is about 225 batches).
+	killMinAcked = 500
+	xsrfValue    = "durability-test-xsrf-token-0123456789abcdef"
 )
 
 // TestKillDuringCommits runs the handy binary, has concurrent writers commit numbered
@@ -61,132 +58,25 @@ func TestKillDuringCommits(t *testing.T) {
 	})
 }
 
-// buildHandy builds the binary into a temporary directory (without -race: it is the system
-// under test, not the test).
-func buildHandy(t *testing.T) string {
+// startHandy starts the binary with args (and -log-level info) on a free loopback port and
+// waits until /readyz answers 200; the test stops it at the latest when it ends. A -data-dir in
+// args is the one it runs on (a restart on the same database), else it gets a fresh one.
+func startHandy(t *testing.T, bin string, args []string) *handytest.Handy {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	bin := filepath.Join(t.TempDir(), "handy")
-	start := time.Now()
-	out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	t.Logf("built %s in %s", bin, time.Since(start).Round(time.Millisecond))
-	return bin
-}
-
-// handyProc is a running handy process.
-type handyProc struct {
-	cmd    *exec.Cmd
-	base   string // http://127.0.0.1:port
-	log    *lineLog
-	exited chan struct{}
-	err    error // Wait's, once exited is closed
-}
-
-// lineLog keeps a process's stderr and reports the address it listens on.
-type lineLog struct {
-	mu      sync.Mutex
-	buf     bytes.Buffer
-	partial []byte
-	addr    chan string
-}
-
-var listeningRE = regexp.MustCompile(`msg=listening addr=(\S+)`)
-
-func (l *lineLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.buf.Write(p)
-	l.partial = append(l.partial, p...)
-	for {
-		i := bytes.IndexByte(l.partial, '\n')
-		if i < 0 {
-			break
+	o := handytest.Options{Bin: bin, Args: []string{"-log-level", "info"}}
+	for i := 0; i < len(args); i++ {
+		if args[i] == "-data-dir" && i+1 < len(args) {
+			o.DataDir = args[i+1]
+			i++
+			continue
 		}
-		if m := listeningRE.FindSubmatch(l.partial[:i]); m != nil {
-			select {
-			case l.addr <- string(m[1]):
-			default:
-			}
-		}
-		l.partial = l.partial[i+1:]
+		o.Args = append(o.Args, args[i])
 	}
-	return len(p), nil
+	return handytest.StartT(t, o)
 }
 
-func (l *lineLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
-// startHandy starts the binary with args on a free loopback port and waits until /readyz
-// answers 200.
-func startHandy(t *testing.T, bin string, args []string) *handyProc {
-	t.Helper()
-	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0", "-log-level", "info"}, args...)...)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "HANDY_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	p := &handyProc{cmd: cmd, log: &lineLog{addr: make(chan string, 1)}, exited: make(chan struct{})}
-	cmd.Stdout, cmd.Stderr = p.log, p.log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { p.err = cmd.Wait(); close(p.exited) }()
-	t.Cleanup(func() { // a failed test leaves no process behind (before the database is dropped)
-		select {
-		case <-p.exited:
-		default:
-			cmd.Process.Kill()
-			<-p.exited
-		}
-	})
-	select {
-	case addr := <-p.log.addr:
-		p.base = "http://" + addr
-	case <-p.exited:
-		t.Fatalf("handy exited before listening: %v\n%s", p.err, p.log)
-	case <-time.After(60 * time.Second):
-		t.Fatalf("handy does not listen after 60s:\n%s", p.log)
-	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get(p.base + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return p
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("/readyz not 200 after 30s (%v):\n%s", err, p.log)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// stop ends the process with sig and waits for it.
-func (p *handyProc) stop(t *testing.T, sig os.Signal) error {
-	t.Helper()
-	if err := p.cmd.Process.Signal(sig); err != nil {
-		t.Fatalf("signal %v: %v", sig, err)
-	}
-	select {
-	case <-p.exited:
-		return p.err
-	case <-time.After(30 * time.Second):
-		t.Fatalf("handy still runs 30s after %v:\n%s", sig, p.log)
-		return nil
-	}
-}
+// buildHandy builds the binary into a temporary directory.
+func buildHandy(t *testing.T) string { return handytest.Build(t) }
 
 // apiClient speaks the JSON API with a fixed XSRF cookie.
 type apiClient struct {
@@ -296,7 +186,7 @@ func newKillBatch(uid string, writer int, seq int64) *killBatch {
 func killDuringCommits(t *testing.T, bin string, args []string) {
 	began := time.Now()
 	p := startHandy(t, bin, args)
-	c := newAPIClient(p.base)
+	c := newAPIClient(p.URL)
 	users := make([]killUser, killWriters)
 	var wg sync.WaitGroup
 	for i := range users {
@@ -349,18 +239,26 @@ func killDuringCommits(t *testing.T, bin string, args []string) {
 			}
 		})
 	}
+	writersDone := make(chan struct{})
+	go func() { wg.Wait(); close(writersDone) }()
 	start := time.Now()
-	for time.Since(start) < killAfter || acked.Load() < killMinAcked && time.Since(start) < killMaxWait {
-		time.Sleep(5 * time.Millisecond)
+	poll := time.NewTicker(5 * time.Millisecond)
+	for acked.Load() < killMinAcked {
+		select {
+		case <-writersDone:
+			t.Fatalf("the writers stopped after %d acknowledged batches, before the kill", acked.Load())
+		case <-poll.C:
+		}
 	}
+	poll.Stop()
 	killed.Store(true)
 	ackedAtKill, inFlightAtKill := acked.Load(), inFlight.Load()
-	err := p.stop(t, syscall.SIGKILL)
+	err := p.Signal(syscall.SIGKILL)
 	var exitErr *exec.ExitError
 	if !errors.As(err, &exitErr) || exitErr.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		t.Fatalf("handy did not die of SIGKILL: %v", err)
 	}
-	wg.Wait()
+	<-writersDone // wg.Wait by the goroutine above has returned: wg may be used again
 	var ackedBatches, lostBatches int
 	for w := range sent {
 		for _, b := range sent[w] {
@@ -385,7 +283,7 @@ func killDuringCommits(t *testing.T, bin string, args []string) {
 	p = startHandy(t, bin, args)
 	t.Logf("restarted in %s", time.Since(restart).Round(time.Millisecond))
 	checks := time.Now()
-	c = newAPIClient(p.base)
+	c = newAPIClient(p.URL)
 	var maxAckVersion int64
 	for w := range sent {
 		for _, b := range sent[w] {
@@ -410,8 +308,8 @@ func killDuringCommits(t *testing.T, bin string, args []string) {
 	t.Logf("checked in %s: of the %d unanswered batches, %d had been applied (whole) and %d not",
 		time.Since(checks).Round(time.Millisecond), lostBatches, applied.Load(), notApplied.Load())
 
-	if err := p.stop(t, syscall.SIGTERM); err != nil {
-		t.Errorf("handy exited with %v after SIGTERM:\n%s", err, p.log)
+	if err := p.Stop(); err != nil {
+		t.Errorf("handy exited with %v after SIGTERM:\n%s", err, p.Log)
 	}
 	t.Logf("%s in all", time.Since(began).Round(time.Millisecond))
 }

@@ -22,7 +22,7 @@ func TestPasswordBurstMemory(t *testing.T) {
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 200}}
 	const burst = 200
 	send := func(path string, i int, body string) (int, string) {
-		req, _ := http.NewRequest(http.MethodPost, p.base+path, strings.NewReader(body))
+		req, _ := http.NewRequest(http.MethodPost, p.URL+path, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Cookie", "XSRF-TOKEN="+xsrfValue)
 		req.Header.Set("X-XSRF-TOKEN", xsrfValue)
@@ -66,7 +66,7 @@ func TestPasswordBurstMemory(t *testing.T) {
 	run("sign-ins", "/api/v1/auth/signin", http.StatusOK, func(i int) string {
 		return fmt.Sprintf(`{"email":"burst-%d@example.com","password":"correct horse battery"}`, created[i%len(created)])
 	})
-	peak := peakRSS(t, p.cmd.Process.Pid)
+	peak := peakRSS(t, p.Cmd.Process.Pid)
 	t.Logf("peak RSS %d MB", peak>>20)
 	if peak > 300<<20 {
 		t.Errorf("peak RSS %d MB, want under 300 MB", peak>>20)

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"handy/internal/handytest"
 )
 
 // observatory is the MDN HTTP Observatory's scanner (npm), installed by the test where missing.
@@ -32,31 +34,12 @@ func TestObservatoryGrade(t *testing.T) {
 	dir := t.TempDir()
 	certPEM := writeCert(t, dir)
 
-	cmd := exec.Command(bin, "-addr", "127.0.0.2:443", "-http-addr", "127.0.0.2:80", "-public-url", "https://127.0.0.2",
-		"-tls-cert", filepath.Join(dir, "cert.pem"), "-tls-key", filepath.Join(dir, "key.pem"), "-data-dir", filepath.Join(dir, "data"))
-	log := &lineLog{addr: make(chan string, 1)}
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	roots := x509.NewCertPool()
 	roots.AppendCertsFromPEM(certPEM)
 	client := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}}}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		res, err := client.Get("https://127.0.0.2/readyz")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("handy not ready over https after 60 s (%v):\n%s", err, log.String())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	handytest.StartT(t, handytest.Options{Bin: bin, Addr: "127.0.0.2:443", Scheme: "https", PublicURL: "https://127.0.0.2",
+		DataDir: filepath.Join(dir, "data"), Client: client,
+		Args: []string{"-http-addr", "127.0.0.2:80", "-tls-cert", filepath.Join(dir, "cert.pem"), "-tls-key", filepath.Join(dir, "key.pem")}})
 
 	script := `import(process.argv[1]).then((m) => m.scan('127.0.0.2')).then((r) => console.log(JSON.stringify({
 		grade: r.scan.grade, score: r.scan.score,

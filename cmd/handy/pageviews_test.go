@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -41,7 +40,7 @@ func pageviewsOnSIGTERM(t *testing.T, bin string, args []string, databaseURL, da
 	for w := range 4 {
 		wg.Go(func() {
 			for i := range perWorker {
-				req, _ := http.NewRequest(http.MethodPost, p.base+"/api/v1/pageviews",
+				req, _ := http.NewRequest(http.MethodPost, p.URL+"/api/v1/pageviews",
 					strings.NewReader(`{"p":"/de/area-calculator","l":"de","bl":"de-AT","r":"news.example","s":"tablet"}`))
 				req.Header.Set("Content-Type", "text/plain;charset=UTF-8")
 				req.Header.Set("User-Agent", fmt.Sprintf("Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0 SigtermProbe/%d.%d", w, i))
@@ -63,8 +62,8 @@ func pageviewsOnSIGTERM(t *testing.T, bin string, args []string, databaseURL, da
 		})
 	}
 	wg.Wait()
-	if err := p.stop(t, syscall.SIGTERM); err != nil {
-		t.Fatalf("handy exited with %v after SIGTERM:\n%s", err, p.log)
+	if err := p.Stop(); err != nil {
+		t.Fatalf("handy exited with %v after SIGTERM:\n%s", err, p.Log)
 	}
 	ctx := context.Background()
 	st, err := store.Open(ctx, databaseURL, dataDir)
@@ -82,7 +81,7 @@ func pageviewsOnSIGTERM(t *testing.T, bin string, args []string, databaseURL, da
 	if views != acked.Load() || visitors != acked.Load() {
 		t.Errorf("%d views of %d visitors written, %d acknowledged", views, visitors, acked.Load())
 	}
-	log := p.log.String()
+	log := p.Log.String()
 	if !strings.Contains(log, "/api/v1/pageviews") {
 		t.Errorf("the access log does not show the beacons:\n%s", log)
 	}

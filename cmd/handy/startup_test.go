@@ -21,9 +21,9 @@ func TestStartupCompressed(t *testing.T) {
 	p := startHandy(t, buildHandy(t), []string{"-data-dir", t.TempDir()})
 	first := map[string]int{}
 	for _, r := range site.Default().Routes() {
-		identity := getEncoded(t, p.base+r.Path, "")
+		identity := getEncoded(t, p.URL+r.Path, "")
 		for _, enc := range []string{"br", "gzip"} {
-			body := getEncoded(t, p.base+r.Path, enc)
+			body := getEncoded(t, p.URL+r.Path, enc)
 			if !bytes.Equal(decompress(t, enc, body), identity) {
 				t.Fatalf("%s in %s does not decode to the page", r.Path, enc)
 			}
@@ -31,16 +31,16 @@ func TestStartupCompressed(t *testing.T) {
 		}
 	}
 	deadline := time.Now().Add(3 * time.Minute)
-	for !strings.Contains(p.log.String(), "pages compressed at the best levels") {
+	for !strings.Contains(p.Log.String(), "pages compressed at the best levels") {
 		if time.Now().After(deadline) {
-			t.Fatalf("no recompression logged after 3 minutes:\n%s", p.log)
+			t.Fatalf("no recompression logged after 3 minutes:\n%s", p.Log)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	smaller := 0
 	for key, n := range first {
 		path, enc, _ := strings.Cut(key, " ")
-		body := getEncoded(t, p.base+path, enc)
+		body := getEncoded(t, p.URL+path, enc)
 		if len(body) > n {
 			t.Errorf("%s in %s: %d bytes after recompression, %d before", path, enc, len(body), n)
 		}

@@ -2,11 +2,11 @@
 // directory, and a fresh database in a throwaway PostgreSQL cluster.
 //
 // The cluster is HANDY_TEST_DATABASE_URL's (an admin URL, e.g. postgres://postgres@127.0.0.1:5432/postgres)
-// when it is set: `make test` runs the Go tests under scripts/with-postgres.sh, which starts one
+// when it is set: `make test` runs the Go tests under scripts/tools/with-postgres.sh, which starts one
 // cluster for every test binary. Otherwise each test binary starts its own with Debian's
 // PostgreSQL binaries (initdb, pg_ctl from /usr/lib/postgresql/*/bin, as the postgres user when
 // run as root) on a free port and stops it when the tests end. Missing binaries fail the tests,
-// never skip them: `make test` installs them (scripts/ensure-tools.sh).
+// never skip them: `make test` installs them (scripts/tools/ensure-tools.sh).
 //
 // A test's database is a copy of a template migrated once per cluster (CREATE DATABASE …
 // TEMPLATE), which costs a fraction of migrating every database.
@@ -16,7 +16,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -29,6 +28,7 @@ import (
 	"testing"
 	"time"
 
+	"handy/internal/handytest"
 	"handy/internal/store"
 )
 
@@ -201,7 +201,7 @@ func startCluster() (string, func(), error) {
 		os.RemoveAll(dir)
 		return "", nil, err
 	}
-	port, err := freePort()
+	port, err := handytest.FreePort()
 	if err != nil {
 		os.RemoveAll(dir)
 		return "", nil, err
@@ -241,19 +241,10 @@ func postgresBin() (string, error) {
 			return d, nil
 		}
 	}
-	return "", fmt.Errorf("no PostgreSQL server binaries in /usr/lib/postgresql/*/bin: install Debian's postgresql (scripts/ensure-tools.sh does), or set HANDY_TEST_DATABASE_URL")
+	return "", fmt.Errorf("no PostgreSQL server binaries in /usr/lib/postgresql/*/bin: install Debian's postgresql (scripts/tools/ensure-tools.sh does), or set HANDY_TEST_DATABASE_URL")
 }
 
 func version(binDir string) int {
 	v, _ := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
 	return v
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
