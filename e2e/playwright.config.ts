@@ -28,7 +28,12 @@ export default defineConfig({
   fullyParallel: true,
   workers,
   retries: 0,
-  timeout: 30_000,
+  // Failure bounds, not durations: every test waits on conditions, so these only decide how long
+  // a test that will never pass may hang. They are generous because `make test` must pass while
+  // other jobs keep both cores busy, where a step can take several times as long as on an idle
+  // machine (an axe scan of a page, a 24-megapixel decode); a test never asserts how long it took.
+  timeout: 180_000,
+  expect: { timeout: 30_000 },
   reporter: [['list']],
   globalSetup: './support/server.ts',
   use: {

@@ -18,7 +18,7 @@ import (
 // document store, one account at a time, each in one transaction that writes the document and
 // deletes the row: an interrupted move resumes where it stopped, and two instances starting
 // at once write the same content twice at worst. Converting plain JSON to the store's values
-// takes Go (docstore.FieldsFromPlain), hence this step at start-up rather than a migration;
+// takes Go (value.FieldsFromPlain), hence this step at start-up rather than a migration;
 // the emptied table can go in a later migration.
 func (s *Service) MoveLegacyDocuments(ctx context.Context) (moved int, err error) {
 	for {
