@@ -5,8 +5,8 @@ import (
 )
 
 // Config is what a Store is told about the application it serves: limits that belong to the
-// application's data, not to the store, so that a later step can read them from a table shared
-// with the front end.
+// application's data, not to the store. cmd/handy fills it from internal/site's table
+// (limits.maxWritesPerCommit, history), which the front end reads too.
 type Config struct {
 	// MaxWrites bounds the writes of one commit (Firestore's limit is 500). A client that was
 	// offline sends what it queued in batches of at most this many.
