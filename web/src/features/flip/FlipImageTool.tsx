@@ -58,7 +58,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
   }, [hasImages]);
 
   const notify = (text: string, kind: Notice['kind'] = 'info') => dispatch({ type: 'notified', text, kind });
-  const setBusy = (text: string | undefined) => dispatch({ type: 'busy', text });
+  const setBusy = (busy: string | undefined) => dispatch({ type: 'set', fields: { busy } });
 
   const problemText = (problem: Problem, file: File) =>
     t(`errors.${problem}`, { name: file.name || 'image', size: megabytes(file.size, lang) });
@@ -89,7 +89,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
   }
 
   function chooseScope(scope: Scope) {
-    dispatch({ type: 'scopeChosen', scope });
+    dispatch({ type: 'set', fields: { scope } });
     storeScope(scope);
   }
 
@@ -103,7 +103,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
         return;
       }
     }
-    dispatch({ type: 'cropOpened', key });
+    dispatch({ type: 'set', fields: { cropping: key } });
   }
 
   async function download(only?: Item<OpenedImage>) {
@@ -150,14 +150,14 @@ export function FlipImageTool({ lang }: { lang: string }) {
     );
     if (results.length === 1) {
       saveBlob(results[0].blob, names[0]);
-      dispatch({ type: 'status', text: t(lossless ? 'lossless.saved' : 'saved', { name: names[0] }) });
+      dispatch({ type: 'set', fields: { status: t(lossless ? 'lossless.saved' : 'saved', { name: names[0] }) } });
       return;
     }
     if (lossless > 0) notify(t('lossless.count', { count: lossless, total: results.length }));
     const files = await Promise.all(results.map(async (r, i) => ({ name: names[i], bytes: new Uint8Array(await r.blob.arrayBuffer()) })));
     const zipName = 'images-flipped.zip';
     saveBlob(await zipFiles(files), zipName);
-    dispatch({ type: 'status', text: t('zipped', { count: results.length, name: zipName }) });
+    dispatch({ type: 'set', fields: { status: t('zipped', { count: results.length, name: zipName }) } });
   }
 
   /** Full-resolution pixels of a region of an image's result, for the view at 100 %. */
@@ -173,7 +173,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
   function shortcut(s: Shortcut) {
     if (s === 'undo') dispatch({ type: 'undone' });
     else if (s === 'save') void download();
-    else if (s === 'zoom') dispatch({ type: 'zoomed', zoomed: 'toggle' });
+    else if (s === 'zoom') dispatch({ type: 'set', fields: { zoomed: !workspace.zoomed } });
     else dispatch({ type: 'operated', op: s });
   }
   useShortcuts(items.length > 0 && cropping === undefined, shortcut);
@@ -181,7 +181,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
   // Files dropped anywhere on the page, or pasted.
   useDropAndPaste(
     (files) => void add(files),
-    (dragging) => dispatch({ type: 'dragging', dragging }),
+    (dragging) => dispatch({ type: 'set', fields: { dragging } }),
   );
   useIncomingFiles((files) => void add(files));
 
@@ -210,7 +210,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
               name={current.image.file.name}
               motion={workspace.motion}
               zoomed={workspace.zoomed}
-              onZoom={(zoomed) => dispatch({ type: 'zoomed', zoomed })}
+              onZoom={(zoomed) => dispatch({ type: 'set', fields: { zoomed } })}
               load={regionLoader(current.image)}
             />
             {items.length > 1 && <ScopeChoice scope={workspace.scope} onChoose={chooseScope} />}
@@ -238,9 +238,9 @@ export function FlipImageTool({ lang }: { lang: string }) {
           image={croppingItem.image}
           onApply={(crop) => {
             dispatch({ type: 'cropped', key: croppingItem.key, crop });
-            dispatch({ type: 'cropClosed' });
+            dispatch({ type: 'set', fields: { cropping: undefined } });
           }}
-          onCancel={() => dispatch({ type: 'cropClosed' })}
+          onCancel={() => dispatch({ type: 'set', fields: { cropping: undefined } })}
         />
       )}
 

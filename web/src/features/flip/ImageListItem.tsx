@@ -27,7 +27,7 @@ export function ImageListItem({ item, current, several, busy, onDownload, onRemo
         className="flip-thumb"
         aria-pressed={current}
         aria-label={t('show', { name })}
-        onClick={() => dispatch({ type: 'selected', key: item.key })}
+        onClick={() => dispatch({ type: 'set', fields: { selected: item.key } })}
       >
         <Preview
           image={image.preview}

@@ -31,16 +31,16 @@ describe('the flipper workspace', () => {
   it('shows the chosen image, else the first', () => {
     let w = added('a', 'b', 'c');
     expect(current(w)?.image).toBe('a');
-    w = run(w, { type: 'selected', key: 2 });
+    w = run(w, { type: 'set', fields: { selected: 2 } });
     expect(current(w)?.image).toBe('b');
     w = run(w, { type: 'removed', keys: [2] });
     expect(current(w)?.image).toBe('a');
   });
 
   it('flips every image, or only the one shown, as one undoable step each', () => {
-    let w = run(added('a', 'b'), { type: 'selected', key: 2 }, op('flipH'));
+    let w = run(added('a', 'b'), { type: 'set', fields: { selected: 2 } }, op('flipH'));
     expect(transforms(w)).toEqual([apply(identity, 'flipH'), apply(identity, 'flipH')]);
-    w = run(w, { type: 'scopeChosen', scope: 'selected' }, op('rotateCW'));
+    w = run(w, { type: 'set', fields: { scope: 'selected' } }, op('rotateCW'));
     expect(targets(w).map((i) => i.image)).toEqual(['b']);
     expect(transforms(w)).toEqual([apply(identity, 'flipH'), apply(apply(identity, 'flipH'), 'rotateCW')]);
     expect(w.steps).toHaveLength(2);
@@ -63,7 +63,7 @@ describe('the flipper workspace', () => {
   it('resets the targets as one step, and only when one is transformed', () => {
     let w = added('a', 'b');
     expect(run(w, { type: 'reset' })).toBe(w);
-    w = run(w, { type: 'scopeChosen', scope: 'selected' }, op('rotateCW'), { type: 'scopeChosen', scope: 'all' });
+    w = run(w, { type: 'set', fields: { scope: 'selected' } }, op('rotateCW'), { type: 'set', fields: { scope: 'all' } });
     expect(canReset(w)).toBe(true);
     w = run(w, { type: 'reset' });
     expect(transforms(w)).toEqual([identity, identity]);
@@ -77,8 +77,8 @@ describe('the flipper workspace', () => {
       added('a', 'b'),
       { type: 'downloaded', key: 1, outcome: { kind: 'lossless' } },
       { type: 'downloaded', key: 2, outcome: { kind: 'error', reason: 'broken' } },
-      { type: 'selected', key: 1 },
-      { type: 'scopeChosen', scope: 'selected' },
+      { type: 'set', fields: { selected: 1 } },
+      { type: 'set', fields: { scope: 'selected' } },
       op('flipH'),
     );
     expect(w.items.map((i) => i.outcome)).toEqual([undefined, { kind: 'error', reason: 'broken' }]);
@@ -91,27 +91,24 @@ describe('the flipper workspace', () => {
   });
 
   it('forgets the undo steps when the last image goes, and the crop step with its image', () => {
-    let w = run(added('a', 'b'), op('flipH'), { type: 'cropOpened', key: 2 });
+    let w = run(added('a', 'b'), op('flipH'), { type: 'set', fields: { cropping: 2 } });
     w = run(w, { type: 'removed', keys: [1] });
     expect([w.steps.length, w.cropping]).toEqual([1, 2]);
     w = run(w, { type: 'removed', keys: [2] });
     expect([w.items, w.steps, w.cropping]).toEqual([[], [], undefined]);
-    expect(run(added('a'), { type: 'cropOpened', key: 1 }, { type: 'cropClosed' }).cropping).toBeUndefined();
+    expect(run(added('a'), { type: 'set', fields: { cropping: 1 } }, { type: 'set', fields: { cropping: undefined } }).cropping).toBeUndefined();
   });
 
-  it('keeps the settings, the status, the dragging and the zoom', () => {
+  it('merges changed settings, and sets the simple fields as they come', () => {
     const w = run(
       emptyWorkspace<string>(),
       { type: 'settingsChanged', settings: { output: 'png' } },
       { type: 'settingsChanged', settings: { quality: 0.5 } },
-      { type: 'busy', text: 'Working' },
-      { type: 'status', text: 'Saved' },
-      { type: 'dragging', dragging: true },
-      { type: 'zoomed', zoomed: 'toggle' },
+      { type: 'set', fields: { busy: 'Working', status: 'Saved' } },
+      { type: 'set', fields: { dragging: true, zoomed: true } },
     );
     expect(w).toMatchObject({ busy: 'Working', status: 'Saved', dragging: true, zoomed: true });
     expect(w.settings).toEqual({ output: 'png', quality: 0.5, metadata: 'strip', edges: 'trim' });
-    expect(run(w, { type: 'zoomed', zoomed: 'toggle' }, { type: 'busy', text: undefined })).toMatchObject({ zoomed: false, busy: undefined });
-    expect(run(w, { type: 'zoomed', zoomed: true }).zoomed).toBe(true);
+    expect(run(w, { type: 'set', fields: { busy: undefined } })).toMatchObject({ busy: undefined, status: 'Saved', zoomed: true });
   });
 });

@@ -64,24 +64,20 @@ export interface Workspace<Image> {
   nextKey: number;
 }
 
+/** The fields an action simply sets: nothing else follows from them. */
+export type Simple = Partial<Pick<Workspace<unknown>, 'selected' | 'scope' | 'cropping' | 'busy' | 'status' | 'dragging' | 'zoomed'>>;
+
 export type Action<Image> =
   | { type: 'added'; image: Image }
   | { type: 'removed'; keys: readonly number[] }
-  | { type: 'selected'; key: number }
   | { type: 'operated'; op: Operation }
   | { type: 'reset' }
   | { type: 'undone' }
-  | { type: 'scopeChosen'; scope: Scope }
   | { type: 'settingsChanged'; settings: Partial<Settings> }
-  | { type: 'cropOpened'; key: number }
-  | { type: 'cropClosed' }
   | { type: 'cropped'; key: number; crop: Crop | undefined }
   | { type: 'downloaded'; key: number; outcome: Outcome }
   | { type: 'notified'; text: string; kind: Notice['kind'] }
-  | { type: 'busy'; text: string | undefined }
-  | { type: 'status'; text: string }
-  | { type: 'dragging'; dragging: boolean }
-  | { type: 'zoomed'; zoomed: boolean | 'toggle' };
+  | { type: 'set'; fields: Simple };
 
 /** How a component that adds no image dispatches, whatever the page's image type. */
 export type Dispatch = (action: Action<never>) => void;
@@ -139,8 +135,6 @@ export function workspaceReducer<Image>(w: Workspace<Image>, a: Action<Image>): 
         steps: items.length === 0 ? [] : w.steps, // nothing left to undo
       };
     }
-    case 'selected':
-      return { ...w, selected: a.key };
     case 'operated':
       return { ...transformTargets(w, (t) => apply(t, a.op)), motion: { op: a.op, count: (w.motion?.count ?? 0) + 1 } };
     case 'reset':
@@ -157,27 +151,15 @@ export function workspaceReducer<Image>(w: Workspace<Image>, a: Action<Image>): 
         }),
       };
     }
-    case 'scopeChosen':
-      return { ...w, scope: a.scope };
     case 'settingsChanged':
       return { ...w, settings: { ...w.settings, ...a.settings } };
-    case 'cropOpened':
-      return { ...w, cropping: a.key };
-    case 'cropClosed':
-      return { ...w, cropping: undefined };
     case 'cropped':
       return update(w, a.key, { crop: a.crop, outcome: undefined });
     case 'downloaded':
       return update(w, a.key, { outcome: a.outcome });
     case 'notified':
       return { ...w, notices: [...w.notices, { key: w.nextKey, text: a.text, kind: a.kind }], nextKey: w.nextKey + 1 };
-    case 'busy':
-      return { ...w, busy: a.text };
-    case 'status':
-      return { ...w, status: a.text };
-    case 'dragging':
-      return { ...w, dragging: a.dragging };
-    case 'zoomed':
-      return { ...w, zoomed: a.zoomed === 'toggle' ? !w.zoomed : a.zoomed };
+    case 'set':
+      return { ...w, ...a.fields };
   }
 }
