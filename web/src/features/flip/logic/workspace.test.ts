@@ -110,5 +110,6 @@ describe('the flipper workspace', () => {
     expect(w).toMatchObject({ busy: 'Working', status: 'Saved', dragging: true, zoomed: true });
     expect(w.settings).toEqual({ output: 'png', quality: 0.5, metadata: 'strip', edges: 'trim' });
     expect(run(w, { type: 'set', fields: { busy: undefined } })).toMatchObject({ busy: undefined, status: 'Saved', zoomed: true });
+    expect(run(w, { type: 'set', fields: { dragging: true, status: 'Saved' } })).toBe(w);
   });
 });

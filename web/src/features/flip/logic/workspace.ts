@@ -160,6 +160,8 @@ export function workspaceReducer<Image>(w: Workspace<Image>, a: Action<Image>): 
     case 'notified':
       return { ...w, notices: [...w.notices, { key: w.nextKey, text: a.text, kind: a.kind }], nextKey: w.nextKey + 1 };
     case 'set':
-      return { ...w, ...a.fields };
+      // Unchanged fields keep the state as it is, so that React renders nothing (a drag over
+      // the page sets `dragging` at every dragover event).
+      return Object.entries(a.fields).every(([k, v]) => w[k as keyof Simple] === v) ? w : { ...w, ...a.fields };
   }
 }
