@@ -44,11 +44,11 @@ test-web: node_modules
 	scripts/tools/ensure-tools.sh
 	npx vitest run --config web/vite.config.ts --exclude web/src/i18n/messages.test.ts
 
-# The data layer against the real server under faults (web/src/sync/faults/): test-web runs a
+# The data layer against the real server under faults (web/test/sync/faults/): test-web runs a
 # few seeds, this runs SEEDS (1,000 by default; SEEDS=17 replays one): about 45 minutes on 2 cores.
 SEEDS ?= 1-1000
 soak: web
-	SEEDS=$(SEEDS) npx vitest run --config web/vite.config.ts web/src/sync/faults
+	SEEDS=$(SEEDS) npx vitest run --config web/vite.config.ts web/test/sync/faults
 
 # The Nu Html Checker (vnu-jar, Java) over every prerendered page and error page.
 test-html: build

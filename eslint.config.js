@@ -12,7 +12,7 @@ import path from 'node:path';
 import tseslint from 'typescript-eslint';
 import boundaries from './web/eslint/boundaries.js';
 
-const typescript = ['web/src/**/*.{ts,tsx}', 'e2e/**/*.ts'];
+const typescript = ['web/src/**/*.{ts,tsx}', 'web/test/**/*.{ts,tsx}', 'e2e/**/*.ts'];
 const scripts = ['web/scripts/*.mjs', 'scripts/**/*.mjs', 'e2e/**/*.mjs', 'eslint.config.js', 'web/eslint/*.js'];
 
 const hooks = reactHooks.configs.flat['recommended-latest'];

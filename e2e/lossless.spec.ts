@@ -3,7 +3,7 @@
 // the image re-encoded), and what the path cannot do is re-encoded with a notice.
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { jpegtran, makeJpeg } from '../web/src/features/flip/logic/lossless/testJpegs';
+import { jpegtran, makeJpeg } from '../web/test/features/flip/logic/lossless/testJpegs';
 import { withExif } from '../web/src/lib/image/exif';
 import { expect, fill, hydrated, namespaceMessages, test } from './fixtures';
 import { at, decode } from './images';

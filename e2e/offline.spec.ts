@@ -6,7 +6,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { unzipSync } from 'fflate';
-import { jpegtran, makeJpeg } from '../web/src/features/flip/logic/lossless/testJpegs';
+import { jpegtran, makeJpeg } from '../web/test/features/flip/logic/lossless/testJpegs';
 import { expect, hydrated, messages, namespaceMessages, test as base } from './fixtures';
 import { startOwnServer, startProxy, type OwnServer, type Proxy } from './ownServer';
 

@@ -33,7 +33,7 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
   worker: { format: 'es' },
   test: {
     root: '.',
-    include: ['web/src/**/*.test.{ts,tsx}'],
+    include: ['web/src/**/*.test.{ts,tsx}', 'web/test/**/*.test.{ts,tsx}'],
   },
 }));
 

@@ -40,7 +40,7 @@ import {
   type Rotation,
   type Size,
 } from './geometry';
-import { draw, grid, turns } from './testGrid';
+import { draw, grid, turns } from '../../test/cropper/testGrid';
 
 const close = (a: Rect, b: Rect, digits = 6) => {
   expect(a.x).toBeCloseTo(b.x, digits);

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openClient, type SyncClient } from './client';
 import { messages } from './errors';
-import { FakeServer } from './fakeServer';
+import { FakeServer } from '../../test/sync/fakeServer';
 import { toFields } from './values';
 
 /** navigator.locks' exclusive request, in memory: one holder per name, the next in line

@@ -3,7 +3,7 @@ import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Cache } from './cache';
 import { Engine, MAX_REVALIDATIONS, backoff, type Remote } from './engine';
-import { FakeServer } from './fakeServer';
+import { FakeServer } from '../../test/sync/fakeServer';
 import { SyncError } from './errors';
 import { validateSettings } from './settings';
 import { fromFields, toFields } from './values';

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from '../../i18n/react';
 import { identity, outputSize, type Operation } from '../../lib/image/transform';
+import { ariaKeys, titleKeys } from './logic/shortcuts';
 import { Preview, type Picture } from './Preview';
 import { Zoom, type LoadRegion } from './Zoom';
 
@@ -124,7 +125,7 @@ export function Compare({ image, width, height, transform, crop, name, motion, z
           <button type="button" className="secondary" aria-pressed={!zoomed} onClick={() => onZoom(false)}>
             {t('zoom.fit')}
           </button>
-          <button type="button" className="secondary" aria-pressed={zoomed} aria-keyshortcuts="Z" title={`${t('zoom.actual')} (Z)`} onClick={() => onZoom(true)}>
+          <button type="button" className="secondary" aria-pressed={zoomed} aria-keyshortcuts={ariaKeys('zoom')} title={`${t('zoom.actual')} (${titleKeys('zoom')})`} onClick={() => onZoom(true)}>
             {t('zoom.actual')}
           </button>
         </div>

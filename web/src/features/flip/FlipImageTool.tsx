@@ -1,31 +1,32 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/react';
-import { Field } from '../../ui/fields/Field';
-import { SelectField } from '../../ui/fields/SelectField';
-import { apply, identity, type Operation, type Transform } from '../../lib/image/transform';
 import { formatNumber } from '../../lib/number';
-import { outputFormat, uniqueNames, type OutputChoice } from './logic/formats';
+import { outputFormat, uniqueNames } from './logic/formats';
 import { createFlipClient, type FlipClient } from './flipClient';
 import { openImage, type OpenedImage, type Problem } from './inspect';
 import { Compare } from './Compare';
 import type { LoadRegion } from './Zoom';
-import { Preview } from './Preview';
-import { render, wantsLossless, type Settings } from './render';
-import type { Edges } from './logic/lossless';
+import { render, wantsLossless } from './render';
 import type { LosslessOutcome } from './protocol';
 import { saveBlob, zipFiles } from './download';
 import { recordFlips } from './history';
 import { useIncomingFiles } from '../pwa/public';
 import { useDropAndPaste } from './useDropAndPaste';
-import { useShortcuts, type Shortcut } from './useShortcuts';
-import type { Crop } from './protocol';
+import { useShortcuts } from './useShortcuts';
+import type { Shortcut } from './logic/shortcuts';
+import { canReset, canUndo, current as shown, emptyWorkspace, workspaceReducer, type Item, type Notice, type Scope } from './logic/workspace';
+import { storedScope, storeScope } from './scope';
+import { AddImages } from './AddImages';
+import { StatusLine } from './StatusLine';
+import { ScopeChoice } from './ScopeChoice';
+import { Toolbar } from './Toolbar';
+import { OutputSettings } from './OutputSettings';
+import { ImageList } from './ImageList';
+import { ShortcutLegend } from './ShortcutLegend';
 
 type CropPanelComponent = typeof import('./CropPanel').CropPanel;
 
 const MAX_FILES = 50;
-const outputChoices: readonly OutputChoice[] = ['same', 'png', 'jpeg', 'webp'];
-const metadataChoices: readonly Settings['metadata'][] = ['strip', 'keep-without-location', 'keep'];
-const edgeChoices: readonly Edges[] = ['trim', 'perfect'];
 
 /** Why a lossless flip could not be done, in the words the page has for it. */
 function fallbackReason(outcome: Extract<LosslessOutcome, { done: false }>): 'edges' | 'unsupported' | 'damaged' {
@@ -33,69 +34,22 @@ function fallbackReason(outcome: Extract<LosslessOutcome, { done: false }>): 'ed
   return outcome.reason === 'damaged' ? 'damaged' : 'unsupported';
 }
 
-interface Item {
-  key: number;
-  image: OpenedImage;
-  crop?: Crop;
-  /** This image's flips and turns, as one transform. */
-  transform: Transform;
-  /** How its last download went; cleared by any change to it. */
-  outcome?: Outcome;
-}
+// The prerendered page shows no workspace, so the visit's choice of scope cannot make hydration differ.
+const initialWorkspace = () => emptyWorkspace<OpenedImage>(typeof window === 'undefined' ? 'all' : storedScope());
 
-type Outcome = { kind: 'lossless' } | { kind: 'reencoded' } | { kind: 'error'; reason: string };
-
-/** A step that can be undone: the transforms it replaced, by image. */
-type Step = ReadonlyMap<number, Transform>;
-
-/** Whether flips and turns go to every image or to the one on the stage; kept for the visit. */
-type Scope = 'all' | 'selected';
-const scopeKey = 'handy:flip:scope';
-
-function storedScope(): Scope {
-  try {
-    return sessionStorage.getItem(scopeKey) === 'selected' ? 'selected' : 'all';
-  } catch {
-    return 'all'; // storage refused: the default
-  }
-}
-
-interface Notice {
-  key: number;
-  text: string;
-  kind: 'error' | 'info';
-}
-
-let nextKey = 1;
-
+/** The page: the workspace's state in one reducer (logic/workspace.ts); the worker and the files here. */
 export function FlipImageTool({ lang }: { lang: string }) {
   const { t, i18n } = useTranslation('flip');
-  const [items, setItems] = useState<Item[]>([]);
-  const [notices, setNotices] = useState<Notice[]>([]);
-  const [steps, setSteps] = useState<Step[]>([]);
-  // The prerendered page shows no workspace, so the visit's choice cannot make hydration differ.
-  const [scope, setScope] = useState<Scope>(() => (typeof window === 'undefined' ? 'all' : storedScope()));
-  const [settings, setSettings] = useState<Settings>({ output: 'same', quality: 0.92, metadata: 'strip', edges: 'trim' });
-  const [busy, setBusy] = useState<string | undefined>();
-  const [status, setStatus] = useState('');
-  const [dragging, setDragging] = useState(false);
-  const [cropping, setCropping] = useState<number | undefined>();
-  // The crop step's code (the cropper) loads on its first use, not with the page.
+  const [workspace, dispatch] = useReducer(workspaceReducer<OpenedImage>, undefined, initialWorkspace);
+  const { items, settings, busy, cropping } = workspace;
+  // The crop step's code (the cropper) loads on its first use, not with the page: a component,
+  // not part of the workspace.
   const [CropPanel, setCropPanel] = useState<CropPanelComponent>();
-  const [selected, setSelected] = useState<number | undefined>();
-  const [motion, setMotion] = useState<{ op: Operation; count: number } | undefined>();
-  // 100 % or fitted to the stage; kept when another image is chosen, to check each in turn.
-  const [zoomed, setZoomed] = useState(false);
   const client = useRef<FlipClient>(undefined);
   const stage = useRef<HTMLElement>(null);
   const croppingItem = items.find((i) => i.key === cropping);
-  // The image on the stage: the one chosen, else the first.
-  const current = items.find((i) => i.key === selected) ?? items[0];
+  const current = shown(workspace);
   const hasImages = current !== undefined;
-  const setCrop = (key: number, crop: Crop | undefined) =>
-    setItems((list) => list.map((i) => (i.key === key ? { ...i, crop, outcome: undefined } : i)));
-  // The images a flip, a turn or a reset applies to.
-  const targets = scope === 'selected' && current ? [current] : items;
 
   useEffect(() => () => client.current?.terminate(), []);
   // The first image brings the stage into view, its toolbar within reach at the bottom of a phone.
@@ -103,7 +57,8 @@ export function FlipImageTool({ lang }: { lang: string }) {
     if (hasImages) stage.current?.scrollIntoView({ block: 'nearest' });
   }, [hasImages]);
 
-  const notify = (text: string, kind: Notice['kind'] = 'info') => setNotices((n) => [...n, { key: nextKey++, text, kind }]);
+  const notify = (text: string, kind: Notice['kind'] = 'info') => dispatch({ type: 'notified', text, kind });
+  const setBusy = (busy: string | undefined) => dispatch({ type: 'set', fields: { busy } });
 
   const problemText = (problem: Problem, file: File) =>
     t(`errors.${problem}`, { name: file.name || 'image', size: megabytes(file.size, lang) });
@@ -122,48 +77,20 @@ export function FlipImageTool({ lang }: { lang: string }) {
       if (!o.ok) notify(problemText(o.problem, o.file), 'error');
       else {
         if (o.animated) notify(t('animated', { name: o.file.name }));
-        setItems((list) => [...list, { key: nextKey++, image: o, transform: identity }]);
+        dispatch({ type: 'added', image: o });
       }
     }
     setBusy(undefined);
   }
 
-  function remove(gone: readonly Item[]) {
+  function remove(gone: readonly Item<OpenedImage>[]) {
     for (const i of gone) if (i.image.decoded !== undefined) client.current?.forget(i.image.decoded);
-    const keys = new Set(gone.map((i) => i.key));
-    setItems((list) => list.filter((i) => !keys.has(i.key)));
-    if (cropping !== undefined && keys.has(cropping)) setCropping(undefined);
-    if (items.every((i) => keys.has(i.key))) setSteps([]); // nothing left to undo
+    dispatch({ type: 'removed', keys: gone.map((i) => i.key) });
   }
 
-  /** Gives each target image a new transform, as one step that undo reverts. */
-  function transformTargets(next: (t: Transform) => Transform) {
-    const changed = targets.filter((i) => next(i.transform) !== i.transform);
-    if (changed.length === 0) return;
-    setSteps((list) => [...list, new Map(changed.map((i) => [i.key, i.transform]))]);
-    const keys = new Set(changed.map((i) => i.key));
-    setItems((list) => list.map((i) => (keys.has(i.key) ? { ...i, transform: next(i.transform), outcome: undefined } : i)));
-  }
-
-  function operate(op: Operation) {
-    transformTargets((t) => apply(t, op));
-    setMotion((m) => ({ op, count: (m?.count ?? 0) + 1 }));
-  }
-
-  function undo() {
-    const last = steps[steps.length - 1];
-    if (!last) return;
-    setSteps((list) => list.slice(0, -1));
-    setItems((list) => list.map((i) => (last.has(i.key) ? { ...i, transform: last.get(i.key)!, outcome: undefined } : i)));
-  }
-
-  function chooseScope(next: Scope) {
-    setScope(next);
-    try {
-      sessionStorage.setItem(scopeKey, next);
-    } catch {
-      // storage refused: the choice lasts as long as the page
-    }
+  function chooseScope(scope: Scope) {
+    dispatch({ type: 'set', fields: { scope } });
+    storeScope(scope);
   }
 
   async function crop(key: number) {
@@ -176,18 +103,14 @@ export function FlipImageTool({ lang }: { lang: string }) {
         return;
       }
     }
-    setCropping(key);
+    dispatch({ type: 'set', fields: { cropping: key } });
   }
 
-  function setOutcome(key: number, outcome: Outcome) {
-    setItems((list) => list.map((i) => (i.key === key ? { ...i, outcome } : i)));
-  }
-
-  async function download(only?: Item) {
+  async function download(only?: Item<OpenedImage>) {
     const queue = only ? [only] : items;
     if (queue.length === 0 || busy) return;
     const worker = (client.current ??= createFlipClient());
-    const results: { name: string; blob: Blob; width: number; height: number; format: string; transform: Transform }[] = [];
+    const results: { name: string; blob: Blob; width: number; height: number; format: string; transform: Item<OpenedImage>['transform'] }[] = [];
     let lossless = 0;
     for (const item of queue) {
       setBusy(t('working', { name: item.image.file.name }));
@@ -198,10 +121,10 @@ export function FlipImageTool({ lang }: { lang: string }) {
         const problem = r.error === 'decode' ? 'corrupt' : 'tooLarge';
         const reason = r.error === 'encode' ? t('errors.encode', { name: file.name }) : problemText(problem, file);
         notify(reason, 'error');
-        setOutcome(item.key, { kind: 'error', reason });
+        dispatch({ type: 'downloaded', key: item.key, outcome: { kind: 'error', reason } });
         continue;
       }
-      setOutcome(item.key, { kind: r.lossless?.done ? 'lossless' : 'reencoded' });
+      dispatch({ type: 'downloaded', key: item.key, outcome: { kind: r.lossless?.done ? 'lossless' : 'reencoded' } });
       if (outputFormat(item.image.format, settings.output) !== item.image.format && settings.output === 'same') {
         notify(t('converted', { from: item.image.format.toUpperCase(), name: file.name }));
       }
@@ -227,14 +150,14 @@ export function FlipImageTool({ lang }: { lang: string }) {
     );
     if (results.length === 1) {
       saveBlob(results[0].blob, names[0]);
-      setStatus(t(lossless ? 'lossless.saved' : 'saved', { name: names[0] }));
+      dispatch({ type: 'set', fields: { status: t(lossless ? 'lossless.saved' : 'saved', { name: names[0] }) } });
       return;
     }
     if (lossless > 0) notify(t('lossless.count', { count: lossless, total: results.length }));
     const files = await Promise.all(results.map(async (r, i) => ({ name: names[i], bytes: new Uint8Array(await r.blob.arrayBuffer()) })));
     const zipName = 'images-flipped.zip';
     saveBlob(await zipFiles(files), zipName);
-    setStatus(t('zipped', { count: results.length, name: zipName }));
+    dispatch({ type: 'set', fields: { status: t('zipped', { count: results.length, name: zipName }) } });
   }
 
   /** Full-resolution pixels of a region of an image's result, for the view at 100 %. */
@@ -248,68 +171,28 @@ export function FlipImageTool({ lang }: { lang: string }) {
   }
 
   function shortcut(s: Shortcut) {
-    if (s === 'undo') undo();
+    if (s === 'undo') dispatch({ type: 'undone' });
     else if (s === 'save') void download();
-    else if (s === 'zoom') setZoomed((z) => !z);
-    else operate(s);
+    else if (s === 'zoom') dispatch({ type: 'set', fields: { zoomed: !workspace.zoomed } });
+    else dispatch({ type: 'operated', op: s });
   }
   useShortcuts(items.length > 0 && cropping === undefined, shortcut);
 
   // Files dropped anywhere on the page, or pasted.
-  useDropAndPaste((files) => void add(files), setDragging);
+  useDropAndPaste(
+    (files) => void add(files),
+    (dragging) => dispatch({ type: 'set', fields: { dragging } }),
+  );
   useIncomingFiles((files) => void add(files));
 
   const lossy = items.some((i) => ['jpeg', 'webp'].includes(outputFormat(i.image.format, settings.output)) && !wantsLossless(i.image, i.crop, settings));
   const losslessJpegs = items.some((i) => wantsLossless(i.image, i.crop, settings));
-  const ops: { op: Operation | 'undo' | 'reset'; key?: string }[] = [
-    { op: 'flipH', key: 'H' },
-    { op: 'flipV', key: 'V' },
-    { op: 'rotateCCW', key: 'Shift+R' },
-    { op: 'rotateCW', key: 'R' },
-    { op: 'undo', key: 'Ctrl+Z' },
-    { op: 'reset' },
-  ];
 
   return (
     <div className="flip-tool">
       <p className="flip-privacy">{t('privacy')}</p>
-      {/* One element before and after the first image, so that the file input keeps its focus. */}
-      <div className={`${hasImages ? 'flip-add' : 'drop-zone'}${dragging ? ' drop-zone-active' : ''}`}>
-        {!hasImages && <p className="drop-title">{dragging ? t('drop.active') : t('drop.title')}</p>}
-        <label className={hasImages ? 'button secondary file-button' : 'button file-button'}>
-          {hasImages ? t('add') : t('drop.button')}
-          <input
-            type="file"
-            className="visually-hidden"
-            multiple
-            accept="image/*,.svg,.avif,.bmp"
-            onChange={(e) => {
-              void add([...(e.target.files ?? [])]);
-              e.target.value = ''; // choosing the same file again still opens it
-            }}
-          />
-        </label>
-        <p className="field-hint">{!hasImages ? t('drop.hint') : dragging ? t('drop.active') : t('addHint')}</p>
-      </div>
-
-      <div className="flip-status" role="status" aria-live="polite">
-        {busy ? (
-          <>
-            <progress className="flip-progress" aria-label={busy} /> {busy}
-          </>
-        ) : (
-          status
-        )}
-      </div>
-      {notices.length > 0 && (
-        <ul className="flip-notices">
-          {notices.map((n) => (
-            <li key={n.key} className={n.kind === 'error' ? 'notice notice-error' : 'notice'} role={n.kind === 'error' ? 'alert' : undefined}>
-              {n.text}
-            </li>
-          ))}
-        </ul>
-      )}
+      <AddImages compact={hasImages} dragging={workspace.dragging} onFiles={(files) => void add(files)} />
+      <StatusLine busy={busy} status={workspace.status} notices={workspace.notices} />
 
       {current && (
         <div className="flip-workspace">
@@ -325,163 +208,26 @@ export function FlipImageTool({ lang }: { lang: string }) {
               transform={current.transform}
               crop={current.crop}
               name={current.image.file.name}
-              motion={motion}
-              zoomed={zoomed}
-              onZoom={setZoomed}
+              motion={workspace.motion}
+              zoomed={workspace.zoomed}
+              onZoom={(zoomed) => dispatch({ type: 'set', fields: { zoomed } })}
               load={regionLoader(current.image)}
             />
-            {items.length > 1 && (
-              <fieldset className="flip-scope">
-                <legend>{t('scope.legend')}</legend>
-                {(['all', 'selected'] as const).map((value) => (
-                  <label key={value}>
-                    <input type="radio" name="flip-scope" value={value} checked={scope === value} onChange={() => chooseScope(value)} />
-                    {t(`scope.${value}`)}
-                  </label>
-                ))}
-              </fieldset>
-            )}
-            <div className="flip-toolbar" role="group" aria-labelledby="flip-tools-heading">
-              {ops.map(({ op, key }) => (
-                <button
-                  key={op}
-                  type="button"
-                  className={op === 'undo' || op === 'reset' ? 'secondary' : undefined}
-                  disabled={op === 'undo' ? steps.length === 0 : op === 'reset' && targets.every((i) => i.transform === identity)}
-                  aria-keyshortcuts={key?.replace('Ctrl', 'Control')}
-                  title={key && `${t(`ops.${op}`)} (${key})`}
-                  onClick={() => (op === 'undo' ? undo() : op === 'reset' ? transformTargets(() => identity) : operate(op))}
-                >
-                  {t(`ops.${op}`)}
-                </button>
-              ))}
-              {current.image.svg === undefined && (
-                <button
-                  type="button"
-                  className="secondary"
-                  aria-label={t('cropFor', { name: current.image.file.name })}
-                  onClick={() => void crop(current.key)}
-                >
-                  {t('item.crop')}
-                </button>
-              )}
-              <button
-                type="button"
-                className="flip-download"
-                disabled={Boolean(busy)}
-                onClick={() => void download()}
-                aria-keyshortcuts="Control+S"
-              >
-                {items.length > 1 ? t('downloadZip') : t('download')}
-              </button>
-            </div>
+            {items.length > 1 && <ScopeChoice scope={workspace.scope} onChoose={chooseScope} />}
+            <Toolbar
+              canUndo={canUndo(workspace)}
+              canReset={canReset(workspace)}
+              croppable={current.image.svg === undefined ? current.image.file.name : undefined}
+              onCrop={() => void crop(current.key)}
+              busy={Boolean(busy)}
+              several={items.length > 1}
+              onDownload={() => void download()}
+              dispatch={dispatch}
+            />
           </section>
           <div className="flip-side">
-            <section className="flip-controls" aria-labelledby="flip-output-heading">
-              <h2 id="flip-output-heading">{t('output')}</h2>
-              <SelectField
-                id="flip-format"
-                label={t('format')}
-                value={settings.output}
-                options={outputChoices.map((c) => ({ value: c, label: t(`formats.${c}`) }))}
-                onChange={(output) => setSettings({ ...settings, output })}
-              />
-              {losslessJpegs && (
-                <SelectField
-                  id="flip-edges"
-                  label={t('lossless.edges')}
-                  hint={t('lossless.hint')}
-                  value={settings.edges}
-                  options={edgeChoices.map((c) => ({ value: c, label: t(`lossless.edgesOptions.${c}`) }))}
-                  onChange={(edges) => setSettings({ ...settings, edges })}
-                />
-              )}
-              {lossy && (
-                <Field id="flip-quality" label={`${t('quality')}: ${Math.round(settings.quality * 100)} %`}>
-                  {(aria) => (
-                    <input
-                      id="flip-quality"
-                      type="range"
-                      min={50}
-                      max={100}
-                      value={Math.round(settings.quality * 100)}
-                      onChange={(e) => setSettings({ ...settings, quality: Number(e.target.value) / 100 })}
-                      {...aria}
-                    />
-                  )}
-                </Field>
-              )}
-              <SelectField
-                id="flip-metadata"
-                label={t('metadata')}
-                hint={t('metadataHint')}
-                value={settings.metadata}
-                options={metadataChoices.map((c) => ({ value: c, label: t(`metadataOptions.${c}`) }))}
-                onChange={(metadata) => setSettings({ ...settings, metadata })}
-              />
-            </section>
-            <section className="flip-images" aria-labelledby="flip-images-heading">
-              <h2 id="flip-images-heading">{t('images')}</h2>
-              <ul className="flip-list">
-                {items.map((item) => (
-                  <li key={item.key} className={item === current ? 'flip-item flip-item-current' : 'flip-item'}>
-                    <button
-                      type="button"
-                      className="flip-thumb"
-                      aria-pressed={item === current}
-                      aria-label={t('show', { name: item.image.file.name })}
-                      onClick={() => setSelected(item.key)}
-                    >
-                      <Preview
-                        image={item.image.preview}
-                        width={item.image.width}
-                        height={item.image.height}
-                        transform={item.transform}
-                        crop={item.crop}
-                        label={t('preview', { name: item.image.file.name })}
-                      />
-                    </button>
-                    <p className="flip-name">
-                      <span>{item.image.file.name}</span>{' '}
-                      <span className="field-hint">{t('size', { width: item.image.width, height: item.image.height })}</span>
-                      {item.crop && <span className="field-hint"> · {t('cropped', { width: item.crop.width, height: item.crop.height })}</span>}
-                    </p>
-                    <p className={`flip-state flip-state-${item.outcome?.kind ?? 'ready'}`}>
-                      {item.outcome?.kind === 'error' ? item.outcome.reason : t(`state.${item.outcome?.kind ?? 'ready'}`)}
-                    </p>
-                    <div className="flip-item-actions">
-                      {item.crop && (
-                        <button type="button" className="secondary" onClick={() => setCrop(item.key, undefined)}>
-                          {t('cropRemove')}
-                        </button>
-                      )}
-                      {items.length > 1 && (
-                        <button
-                          type="button"
-                          className="secondary"
-                          aria-label={t('downloadOne', { name: item.image.file.name })}
-                          disabled={Boolean(busy)}
-                          onClick={() => void download(item)}
-                        >
-                          {t('download')}
-                        </button>
-                      )}
-                      <button
-                        type="button"
-                        className="secondary"
-                        aria-label={t('remove', { name: item.image.file.name })}
-                        onClick={() => remove([item])}
-                      >
-                        {t('item.remove')}
-                      </button>
-                    </div>
-                  </li>
-                ))}
-              </ul>
-              <button type="button" className="secondary" onClick={() => remove(items)}>
-                {t('clear')}
-              </button>
-            </section>
+            <OutputSettings settings={settings} losslessJpegs={losslessJpegs} lossy={lossy} dispatch={dispatch} />
+            <ImageList items={items} current={current} busy={Boolean(busy)} onDownload={(item) => void download(item)} onRemove={remove} dispatch={dispatch} />
           </div>
         </div>
       )}
@@ -491,36 +237,14 @@ export function FlipImageTool({ lang }: { lang: string }) {
           key={croppingItem.key}
           image={croppingItem.image}
           onApply={(crop) => {
-            setCrop(croppingItem.key, crop);
-            setCropping(undefined);
+            dispatch({ type: 'cropped', key: croppingItem.key, crop });
+            dispatch({ type: 'set', fields: { cropping: undefined } });
           }}
-          onCancel={() => setCropping(undefined)}
+          onCancel={() => dispatch({ type: 'set', fields: { cropping: undefined } })}
         />
       )}
 
-      <section className="flip-shortcuts" aria-labelledby="flip-shortcuts-heading">
-        <h2 id="flip-shortcuts-heading">{t('shortcutsTitle')}</h2>
-        <dl>
-          {(
-            [
-              ['H', 'flipH'],
-              ['V', 'flipV'],
-              ['R', 'rotateCW'],
-              ['Shift + R', 'rotateCCW'],
-              ['Ctrl/⌘ + Z', 'undo'],
-              ['Ctrl/⌘ + S', 'save'],
-              ['Z', 'zoom'],
-            ] as const
-          ).map(([keys, what]) => (
-            <div key={what}>
-              <dt>
-                <kbd>{keys}</kbd>
-              </dt>
-              <dd>{t(`shortcuts.${what}`)}</dd>
-            </div>
-          ))}
-        </dl>
-      </section>
+      <ShortcutLegend />
     </div>
   );
 }

@@ -2,21 +2,12 @@
 // the worker; an SVG kept as SVG is flipped as vector, in its text; an SVG saved as a raster
 // format is drawn here (workers cannot decode SVG).
 import { canvasMatrix, outputSize, type Transform } from '../../lib/image/transform';
-import { outputFormat, outputName, mimeTypes, type OutputChoice } from './logic/formats';
+import { outputFormat, outputName, mimeTypes } from './logic/formats';
 import { transformSvg } from './logic/svg';
 import type { FlipClient } from './flipClient';
 import type { OpenedImage } from './inspect';
-import type { Edges } from './logic/lossless';
-import type { Crop, FlipError, FlipRequest, LosslessOutcome } from './protocol';
-
-export interface Settings {
-  output: OutputChoice;
-  /** 0–1, for JPEG and WebP. */
-  quality: number;
-  metadata: FlipRequest['metadata'];
-  /** For a JPEG kept as JPEG: trim a partial edge to stay lossless, or re-encode to keep it. */
-  edges: Edges;
-}
+import type { Crop, FlipError, LosslessOutcome } from './protocol';
+import type { Settings } from './logic/workspace';
 
 export type Rendered =
   | { ok: true; name: string; blob: Blob; locationRemoved: boolean; inStrips?: boolean; lossless?: LosslessOutcome; width?: number; height?: number }

@@ -1,18 +1,5 @@
 import { useEffect, useEffectEvent } from 'react';
-
-export type Shortcut = 'flipH' | 'flipV' | 'rotateCW' | 'rotateCCW' | 'undo' | 'save' | 'zoom';
-
-/** What a key press means, if anything: H, V, R, Shift+R, Ctrl/Cmd+Z, Ctrl/Cmd+S, Z. */
-export function shortcutOf(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>): Shortcut | undefined {
-  if (e.altKey) return undefined;
-  const key = e.key.toLowerCase();
-  if (e.ctrlKey || e.metaKey) return key === 'z' && !e.shiftKey ? 'undo' : key === 's' ? 'save' : undefined;
-  if (key === 'h') return 'flipH';
-  if (key === 'v') return 'flipV';
-  if (key === 'r') return e.shiftKey ? 'rotateCCW' : 'rotateCW';
-  if (key === 'z') return 'zoom';
-  return undefined;
-}
+import { shortcutOf, type Shortcut } from './logic/shortcuts';
 
 /** Keys typed into a field are the field's, not shortcuts. */
 function typing(target: EventTarget | null): boolean {

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openClient } from '../../sync/client';
-import { FakeServer } from '../../sync/fakeServer';
+import { FakeServer } from '../../../test/sync/fakeServer';
 import { openLocal, openMemory, type LocalClient } from '../../sync/local';
 import type { HistoryEntry } from './logic/entries';
 import { historyStore, moveIntoAccount } from './store';

@@ -4,7 +4,9 @@
 // refused with a reason, for the page to fall back to decoding and re-encoding.
 import { componentBlocks, countAcSymbols, maxSampling, ZIGZAG, ZIGZAG_TRANSPOSED, type Coefficients, type Jfif } from './coefficients';
 import { decodeTable, type DecodeTable } from './huffman';
-import { isRestart, readScan, type Frame, type FrameComponent } from './scan';
+import { isRestart } from './entropyCoded';
+import type { Frame, FrameComponent } from './frame';
+import { readScan } from './scan';
 import { damaged, UnsupportedJpeg } from './unsupported';
 
 export { UnsupportedJpeg, type Unsupported } from './unsupported';

@@ -6,7 +6,7 @@ import { blockCoefficients, countAcSymbols, type Coefficients } from './coeffici
 import { readCoefficients } from './decode';
 import { flipJpegLossless } from './index';
 import { keptSize } from './rearrange';
-import { djpeg, jpegtran, jpegtranArgs, makeJpeg, type JpegOptions } from './testJpegs';
+import { djpeg, jpegtran, jpegtranArgs, makeJpeg, type JpegOptions } from '../../../../../test/features/flip/logic/lossless/testJpegs';
 
 const all = Object.keys(jpegtranArgs).map((k) => parseTransformKey(k)!);
 

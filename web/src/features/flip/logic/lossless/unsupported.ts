@@ -12,3 +12,8 @@ export class UnsupportedJpeg extends Error {
 }
 
 export const damaged = (detail: string) => new UnsupportedJpeg('damaged', detail);
+
+/** A scan names a Huffman table that no DHT segment defined. */
+export function missingTable(): never {
+  throw damaged('a scan uses a Huffman table the file does not define');
+}

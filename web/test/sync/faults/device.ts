@@ -1,9 +1,9 @@
 // One device of the fault test: its own database (one IndexedDB name), locks, channels and
 // network, and three tab slots, each empty or holding a tab with openClient, which the test
 // opens, closes (terminate) and kills (gone at once, mid-sync, as when a browser tab crashes).
-import { openClient, type SyncClient } from '../client';
-import { createRemote } from '../remote';
-import type { Write } from '../writes';
+import { openClient, type SyncClient } from '../../../src/sync/client';
+import { createRemote } from '../../../src/sync/remote';
+import type { Write } from '../../../src/sync/writes';
 import { DeviceLocks } from './locks';
 import { Network, never, type TabLine } from './network';
 import { xsrf, type Account } from './server';

@@ -5,8 +5,8 @@
 // applied commit (none: a write was lost; two: it was applied twice), that commit must carry
 // exactly the writes the test made, and the server's documents must be the test's writes
 // applied once each, in the order of their versions.
-import type { Fields } from '../values';
-import { applyWrite, toServer, type Write } from '../writes';
+import type { Fields } from '../../../src/sync/values';
+import { applyWrite, toServer, type Write } from '../../../src/sync/writes';
 import type { SeenCommit } from './network';
 
 /** A device as the model needs it. */

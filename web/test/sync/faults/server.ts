@@ -6,7 +6,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { Fields } from '../values';
+import type { Fields } from '../../../src/sync/values';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Pixels } from '../../../../lib/image/transform';
+import type { Pixels } from '../../../../../src/lib/image/transform';
 
 export type Sampling = '4:4:4' | '4:2:2' | '4:2:0' | 'grey';
 

@@ -1,6 +1,6 @@
 // Test helpers: tiny images as grids of labels, turned by plain array work, and the same grids
 // moved by a canvas matrix (each pixel's centre mapped), to compare the two.
-import { transformPoint, type Matrix } from './geometry';
+import { transformPoint, type Matrix } from '../../src/cropper/geometry';
 
 export type Grid = string[][];
 

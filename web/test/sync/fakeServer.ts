@@ -1,7 +1,7 @@
 // The document API in memory, for the data layer's tests (never imported by the site).
-import type { CommitAnswer, ListenAnswer, Remote, RemoteDocument } from './engine';
-import { SyncError } from './errors';
-import type { Fields } from './values';
+import type { CommitAnswer, ListenAnswer, Remote, RemoteDocument } from '../../src/sync/engine';
+import { SyncError } from '../../src/sync/errors';
+import type { Fields } from '../../src/sync/values';
 
 /** The document API in memory, as internal/docstore answers: versions, exactly-once batches,
  * long polls; and faults to inject. */

@@ -6,8 +6,8 @@
 // for the test to check. The script is the seed's; how it interleaves with the syncing is not
 // (real sockets and a real process), so a seed that fails may need a few runs to fail again.
 import { isDeepStrictEqual } from 'node:util';
-import { fromFields, toFields, type Fields, type Plain } from '../values';
-import type { Write } from '../writes';
+import { fromFields, toFields, type Fields, type Plain } from '../../../src/sync/values';
+import type { Write } from '../../../src/sync/writes';
 import { Device, TABS } from './device';
 import { expected, placeBatches, type Applied } from './model';
 import { Network } from './network';

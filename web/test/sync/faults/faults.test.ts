@@ -44,7 +44,7 @@ describe.concurrent('the data layer against the real server, under faults', () =
       expect(outcome.server, 'the server against the model').toEqual(outcome.model);
       for (const [id, docs] of Object.entries(outcome.devices)) expect(docs, `device ${id} against the server`).toEqual(outcome.server);
     } catch (e) {
-      if (e instanceof Error) e.message = `seed ${seed} (run it again: SEED=${seed} npx vitest run --config web/vite.config.ts web/src/sync/faults)\n${e.message}`;
+      if (e instanceof Error) e.message = `seed ${seed} (run it again: SEED=${seed} npx vitest run --config web/vite.config.ts web/test/sync/faults)\n${e.message}`;
       throw e;
     }
   });
