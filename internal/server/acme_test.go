@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"fmt"
+	"handy/internal/handytest"
 	"io"
 	"net"
 	"net/http"
@@ -129,12 +130,11 @@ func installPebble(t *testing.T, dir string) (bin, moduleDir string) {
 
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := handytest.FreeAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return addr
 }
 
 // get reads url into *body (when given); a status other than 200 is an error.
