@@ -5,7 +5,6 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"fmt"
-	"handy/internal/handytest"
 	"io"
 	"net"
 	"net/http"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"handy/internal/handytest"
 )
 
 // pebbleVersion is Let's Encrypt's test CA, built from the Go module proxy by the test itself.
