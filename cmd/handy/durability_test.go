@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
 	"os/exec"
-	"reflect"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -17,12 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"handy/internal/handytest"
 	"handy/internal/store"
 	"handy/internal/store/storetest"
 )
-
-func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
 
 // Parameters of TestKillDuringCommits.
 const (
@@ -58,86 +51,6 @@ func TestKillDuringCommits(t *testing.T) {
 	})
 }
 
-// startHandy starts the binary with args (and -log-level info) on a free loopback port and
-// waits until /readyz answers 200; the test stops it at the latest when it ends. A -data-dir in
-// args is the one it runs on (a restart on the same database), else it gets a fresh one.
-func startHandy(t *testing.T, bin string, args []string) *handytest.Handy {
-	t.Helper()
-	o := handytest.Options{Bin: bin, Args: []string{"-log-level", "info"}}
-	for i := 0; i < len(args); i++ {
-		if args[i] == "-data-dir" && i+1 < len(args) {
-			o.DataDir = args[i+1]
-			i++
-			continue
-		}
-		o.Args = append(o.Args, args[i])
-	}
-	return handytest.StartT(t, o)
-}
-
-// buildHandy builds the binary into a temporary directory.
-func buildHandy(t *testing.T) string { return handytest.Build(t) }
-
-// apiClient speaks the JSON API with a fixed XSRF cookie.
-type apiClient struct {
-	http *http.Client
-	base string
-}
-
-func newAPIClient(base string) *apiClient {
-	return &apiClient{base: base, http: &http.Client{
-		Timeout:   20 * time.Second,
-		Transport: &http.Transport{MaxIdleConnsPerHost: 2 * killWriters, DisableCompression: true},
-	}}
-}
-
-// post sends a JSON body and returns the status and the whole answer. A POST is never retried
-// by the transport (it is not idempotent): one call is one attempt.
-func (c *apiClient) post(path, token string, body []byte) (int, []byte, error) {
-	req, err := http.NewRequest(http.MethodPost, c.base+path, bytes.NewReader(body))
-	if err != nil {
-		return 0, nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Cookie", "XSRF-TOKEN="+xsrfValue)
-	req.Header.Set("X-XSRF-TOKEN", xsrfValue)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	answer, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return resp.StatusCode, nil, err
-	}
-	return resp.StatusCode, answer, nil
-}
-
-type killUser struct {
-	id, token string
-}
-
-func (c *apiClient) signup(email string) (killUser, error) {
-	body, _ := json.Marshal(map[string]string{"email": email, "password": "correct horse battery"})
-	status, answer, err := c.post("/api/v1/auth/signup", "", body)
-	if err != nil || status != http.StatusCreated {
-		return killUser{}, fmt.Errorf("sign-up %s: %d %v %s", email, status, err, answer)
-	}
-	var a struct {
-		Token string `json:"token"`
-		User  struct {
-			ID string `json:"id"`
-		} `json:"user"`
-	}
-	if err := json.Unmarshal(answer, &a); err != nil || a.Token == "" || a.User.ID == "" {
-		return killUser{}, fmt.Errorf("sign-up answer %s: %v", answer, err)
-	}
-	return killUser{id: a.User.ID, token: a.Token}, nil
-}
-
 // killBatch is one batch a writer sent.
 type killBatch struct {
 	client string
@@ -145,25 +58,6 @@ type killBatch struct {
 	paths  []string // its documents, write k writing paths[k]
 	body   []byte   // the commit request
 	ack    []byte   // the 200 answer, when it came before the kill
-}
-
-// storedDoc is a document as a query answers it.
-type storedDoc struct {
-	Name   string `json:"name"`
-	Fields map[string]struct {
-		IntegerValue string `json:"integerValue"`
-		StringValue  string `json:"stringValue"`
-	} `json:"fields"`
-	UpdateTime string `json:"updateTime"`
-	Version    string `json:"version"`
-}
-
-type commitAnswer struct {
-	WriteResults []struct {
-		UpdateTime string `json:"updateTime"`
-	} `json:"writeResults"`
-	CommitTime string `json:"commitTime"`
-	Version    string `json:"version"`
 }
 
 func newKillBatch(uid string, writer int, seq int64) *killBatch {
@@ -312,236 +206,4 @@ func killDuringCommits(t *testing.T, bin string, args []string) {
 		t.Errorf("handy exited with %v after SIGTERM:\n%s", err, p.Log)
 	}
 	t.Logf("%s in all", time.Since(began).Round(time.Millisecond))
-}
-
-func atoi(s string) int64 {
-	n, _ := strconv.ParseInt(s, 10, 64)
-	return n
-}
-
-// checkWriter checks one writer's batches after the restart, and returns how many of its
-// unanswered batches had been applied before the kill and how many had not.
-func checkWriter(t *testing.T, c *apiClient, u killUser, w int, batches []*killBatch, maxAckVersion int64) (applied, notApplied int) {
-	errs := 0
-	fail := func(format string, args ...any) {
-		if errs++; errs <= 10 {
-			t.Errorf("writer %d: "+format, append([]any{w}, args...)...)
-		}
-	}
-	defer func() {
-		if errs > 10 {
-			t.Errorf("writer %d: %d more failures", w, errs-10)
-		}
-	}()
-	before, err := queryHistory(c, u)
-	if err != nil {
-		fail("%v", err)
-		return
-	}
-	var maxVersion int64
-	for _, d := range before {
-		maxVersion = max(maxVersion, atoi(d.Version))
-	}
-	// contentOK checks that document k of b holds what b wrote.
-	contentOK := func(b *killBatch, k int, d storedDoc) bool {
-		if d.Fields["batch"].IntegerValue != strconv.FormatInt(b.id, 10) || d.Fields["client"].StringValue != b.client ||
-			d.Fields["k"].IntegerValue != strconv.Itoa(k) || len(d.Fields) != 3 {
-			fail("%s holds %+v, not what batch %d of %s wrote", b.paths[k], d.Fields, b.id, b.client)
-			return false
-		}
-		return true
-	}
-	written := map[string]bool{}
-	lostApplied := map[*killBatch]bool{}
-	for _, b := range batches {
-		for _, path := range b.paths {
-			written[path] = true
-		}
-		found := 0
-		for k, path := range b.paths {
-			if d, ok := before[path]; ok {
-				found++
-				contentOK(b, k, d)
-			}
-		}
-		if b.ack != nil {
-			// (a) an acknowledged batch is there, whole, as its answer says.
-			var a commitAnswer
-			json.Unmarshal(b.ack, &a)
-			for k, path := range b.paths {
-				d, ok := before[path]
-				switch {
-				case !ok:
-					fail("%s of acknowledged batch %d of %s (answer %s) is lost", path, b.id, b.client, b.ack)
-				case d.UpdateTime != a.WriteResults[k].UpdateTime || d.Version != a.Version:
-					fail("%s has updateTime %s version %s; acknowledged batch %d answered %s", path, d.UpdateTime, d.Version, b.id, b.ack)
-				}
-			}
-			continue
-		}
-		// (c) an unanswered batch was applied whole or not at all.
-		switch found {
-		case 0:
-			notApplied++
-		case len(b.paths):
-			applied++
-			lostApplied[b] = true
-		default:
-			fail("unanswered batch %d of %s was applied in part: %d of its %d documents", b.id, b.client, found, len(b.paths))
-		}
-	}
-	// (d) nothing that no batch wrote.
-	for path := range before {
-		if !written[path] {
-			fail("%s exists, but no batch wrote it", path)
-		}
-	}
-
-	// (b) an acknowledged batch sent again answers the first answer.
-	for _, b := range batches {
-		if b.ack == nil {
-			continue
-		}
-		status, answer, err := c.post("/api/v1/db/commit", u.token, b.body)
-		if err != nil || status != http.StatusOK || !bytes.Equal(answer, b.ack) {
-			fail("batch %d of %s sent again: %d %v %s; first answer %s", b.id, b.client, status, err, answer, b.ack)
-		}
-	}
-	// (c) an unanswered batch sent again is applied, once.
-	for _, b := range batches {
-		if b.ack != nil {
-			continue
-		}
-		status, answer, err := c.post("/api/v1/db/commit", u.token, b.body)
-		if err != nil || status != http.StatusOK {
-			fail("unanswered batch %d of %s sent again: %d %v %s", b.id, b.client, status, err, answer)
-			continue
-		}
-		var a commitAnswer
-		if err := json.Unmarshal(answer, &a); err != nil || len(a.WriteResults) != len(b.paths) {
-			fail("unanswered batch %d of %s sent again: answer %s (%v)", b.id, b.client, answer, err)
-			continue
-		}
-		if lostApplied[b] {
-			// Applied before the kill: the answer is that commit's, as its documents show.
-			for k, path := range b.paths {
-				if d := before[path]; a.WriteResults[k].UpdateTime != d.UpdateTime || a.Version != d.Version {
-					fail("batch %d of %s, applied before the kill (%s at %s, version %s), answers %s when sent again",
-						b.id, b.client, path, d.UpdateTime, d.Version, answer)
-				}
-			}
-		} else if v := atoi(a.Version); v <= maxVersion || v <= maxAckVersion {
-			fail("batch %d of %s, applied after the restart, has version %d, not above %d (before the kill)",
-				b.id, b.client, v, max(maxVersion, maxAckVersion))
-		}
-		b.ack = answer
-		status, again, err := c.post("/api/v1/db/commit", u.token, b.body)
-		if err != nil || status != http.StatusOK || !bytes.Equal(again, answer) {
-			fail("unanswered batch %d of %s sent a third time: %d %v %s; the second time %s", b.id, b.client, status, err, again, answer)
-		}
-	}
-
-	// Now every batch's documents are there, as its answer says, and nothing else changed.
-	after, err := queryHistory(c, u)
-	if err != nil {
-		fail("%v", err)
-		return
-	}
-	for _, b := range batches {
-		var a commitAnswer
-		if json.Unmarshal(b.ack, &a) != nil {
-			continue
-		}
-		for k, path := range b.paths {
-			d, ok := after[path]
-			switch {
-			case !ok:
-				fail("%s of batch %d of %s is missing after every batch was sent again", path, b.id, b.client)
-			case !contentOK(b, k, d):
-			case d.UpdateTime != a.WriteResults[k].UpdateTime || d.Version != a.Version:
-				fail("%s has updateTime %s version %s; batch %d of %s answered %s", path, d.UpdateTime, d.Version, b.id, b.client, b.ack)
-			}
-		}
-	}
-	for path, d := range after {
-		if !written[path] {
-			fail("%s exists after the resends, but no batch wrote it", path)
-		} else if old, ok := before[path]; ok && !reflect.DeepEqual(old, d) {
-			fail("%s changed from %+v to %+v when the batches were sent again", path, old, d)
-		}
-	}
-	// … nor anywhere else among u's documents: only the profile, users/{uid}, besides.
-	if paths, err := exportedPaths(c, u); err != nil {
-		fail("%v", err)
-	} else {
-		for _, path := range paths {
-			if !written[path] && path != "users/"+u.id {
-				fail("%s exists (account export), but no batch wrote it", path)
-			}
-		}
-		if len(paths) != len(after)+1 {
-			fail("the account export has %d documents, want the %d of the history and the profile", len(paths), len(after))
-		}
-	}
-	if want := func() (n int) {
-		for _, b := range batches {
-			n += len(b.paths)
-		}
-		return n
-	}(); len(after) != want {
-		fail("%d documents in the history after the resends, want %d", len(after), want)
-	}
-	return applied, notApplied
-}
-
-// exportedPaths returns the paths of every live document of u's, from the account export.
-func exportedPaths(c *apiClient, u killUser) ([]string, error) {
-	req, err := http.NewRequest(http.MethodGet, c.base+"/api/v1/auth/me/export", nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+u.token)
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	answer, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("account export: %d %v %s", resp.StatusCode, err, answer)
-	}
-	var a struct {
-		Documents []struct {
-			Path string `json:"path"`
-		} `json:"documents"`
-	}
-	if err := json.Unmarshal(answer, &a); err != nil {
-		return nil, fmt.Errorf("account export %s: %w", answer, err)
-	}
-	paths := make([]string, len(a.Documents))
-	for i, d := range a.Documents {
-		paths[i] = d.Path
-	}
-	return paths, nil
-}
-
-// queryHistory returns the documents of u's history collection by name.
-func queryHistory(c *apiClient, u killUser) (map[string]storedDoc, error) {
-	body, _ := json.Marshal(map[string]any{"parent": "users/" + u.id,
-		"structuredQuery": map[string]any{"from": []any{map[string]string{"collectionId": "history"}}}})
-	status, answer, err := c.post("/api/v1/db/query", u.token, body)
-	if err != nil || status != http.StatusOK {
-		return nil, fmt.Errorf("query the history: %d %v %s", status, err, answer)
-	}
-	var a struct {
-		Documents []storedDoc `json:"documents"`
-	}
-	if err := json.Unmarshal(answer, &a); err != nil {
-		return nil, fmt.Errorf("query answer %s: %w", answer, err)
-	}
-	docs := make(map[string]storedDoc, len(a.Documents))
-	for _, d := range a.Documents {
-		docs[d.Name] = d
-	}
-	return docs, nil
 }
