@@ -28,6 +28,8 @@ export interface Handy {
   stop: (killAfter?: number) => Promise<void>;
   /** Stops it if it runs, and removes the data directory it made. */
   close: (killAfter?: number) => Promise<void>;
+  /** The last 20 lines of its log file ('' unless `log` named a file), for error messages. */
+  logTail: () => string;
 }
 
 export const root: string;

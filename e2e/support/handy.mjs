@@ -1,12 +1,13 @@
 // The one way the Node side starts handy for a test or a benchmark: the end-to-end suite (its
-// shared server and the tests' own), and scripts/ (bench-history, screenshots). On a free
-// loopback port (or the one given), over a fresh temporary data directory (or the one given),
-// with the flags and environment it is given; it waits until /readyz answers 200, and stop()
-// ends it with SIGTERM and waits for it. Plain JavaScript, so that scripts run by plain node can
-// import it; handy.d.mts types it for the TypeScript tests. The Go side's twin is
-// internal/handytest.
+// shared server and the tests' own), the data layer's fault test (web/test/sync/faults/, which
+// kills it and starts it again on the same port and data directory), and scripts/
+// (bench-history, screenshots). On a free loopback port (or the one given), over a fresh
+// temporary data directory (or the one given), with the flags and environment it is given; it
+// waits until /readyz answers 200, and stop() ends it with SIGTERM and waits for it. Plain
+// JavaScript, so that scripts run by plain node can import it; handy.d.mts types it for the
+// TypeScript tests. The Go side's twin is internal/handytest.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +46,9 @@ export async function startHandy(options = {}) {
     env: { ...inherited, ...env },
     stdio: ['ignore', out === 'inherit' ? 'ignore' : out, out],
   });
+  // The child has its own copy of the log file's descriptor: a caller that starts it again and
+  // again must not collect one per start.
+  if (typeof out === 'number') closeSync(out);
   /** @type {Promise<number | null>} */
   const exited = new Promise((resolve) => {
     child.once('exit', (code) => resolve(code));
@@ -67,12 +71,16 @@ export async function startHandy(options = {}) {
     if (ownDir) rmSync(dataDir, { recursive: true, force: true });
   };
   const logTail = () => {
-    if (typeof log !== 'string' || log === 'inherit' || log === 'ignore') return '';
+    if (log === 'inherit' || log === 'ignore') return '';
     try {
-      return `\n${readFileSync(log, 'utf8').split('\n').slice(-20).join('\n')}`;
+      return readFileSync(log, 'utf8').trimEnd().split('\n').slice(-20).join('\n');
     } catch {
       return '';
     }
+  };
+  const withLog = () => {
+    const tail = logTail();
+    return tail && `\n${tail}`;
   };
 
   // Polls /readyz until it answers 200, the process ends, or readyWithin ms pass.
@@ -80,15 +88,15 @@ export async function startHandy(options = {}) {
   try {
     for (;;) {
       if (startError) throw new Error(`${bin} did not start: ${startError.message} (run make build)`);
-      if (!running()) throw new Error(`${bin} exited at start-up (${child.exitCode ?? child.signalCode})${logTail()}`);
+      if (!running()) throw new Error(`${bin} exited at start-up (${child.exitCode ?? child.signalCode})${withLog()}`);
       const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
       if (ready) break;
-      if (Date.now() > deadline) throw new Error(`${url}/readyz did not answer 200 within ${readyWithin / 1000} s${logTail()}`);
+      if (Date.now() > deadline) throw new Error(`${url}/readyz did not answer 200 within ${readyWithin / 1000} s${withLog()}`);
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 50))]);
     }
   } catch (err) {
     await close();
     throw err;
   }
-  return { url, port, dataDir, process: child, stop, close };
+  return { url, port, dataDir, process: child, stop, close, logTail };
 }

@@ -25,7 +25,7 @@ let dir: string;
 let server: Handy;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'handy-faults-'));
-  server = await Handy.start(await buildHandy(dir), path.join(dir, 'data'));
+  server = await Handy.start(await buildHandy(dir), path.join(dir, 'data'), path.join(dir, 'handy.log'));
 }, 300_000);
 afterAll(async () => {
   await server?.stop();

@@ -1,14 +1,13 @@
 // The real server for the fault test: the handy binary built from this tree, on SQLite in a
-// temporary directory, killed with SIGKILL and started again on the same port and database, and
-// the few calls of the account and document API the test makes itself. Like
-// cmd/handy/durability_test.go, it builds the binary rather than trusting ./handy to be fresh.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+// temporary directory, started by e2e/support/handy.mjs (the one way the Node side starts it),
+// killed with SIGKILL and started again on the same port and database; and the few calls of the
+// account and document API the test makes itself. Like cmd/handy/durability_test.go, it builds
+// the binary rather than trusting ./handy to be fresh.
+import { execFile, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { root, startHandy, type Handy as Running, type HandyOptions } from '../../../../e2e/support/handy.mjs';
 import type { Fields } from '../../../src/sync/values';
-
-const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** The XSRF cookie every request carries, and its header echo (any value of 32+ characters). */
 export const xsrf = 'fault-test-xsrf-token-0123456789abcdef';
@@ -25,90 +24,85 @@ export interface Account {
   token: string;
 }
 
+/** Resolves once p has exited (at once if it has). */
+function exited(p: ChildProcess): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => p.once('exit', () => resolve()));
+}
+
 export class Handy {
-  base = '';
-  private addr = '127.0.0.1:0';
-  private proc: ChildProcess | undefined;
+  /** Its origin, the same across restarts. */
+  readonly base: string;
   private up: Promise<void> = Promise.resolve();
   private restarting = false;
-  private logTail = '';
+  /** Why it is down for good: it exited unasked, or failed to start again. */
+  private crash: Error | undefined;
+  /** The processes we ended (SIGKILL or SIGTERM): their exit is no crash. */
+  private readonly ended = new WeakSet<ChildProcess>();
 
   private constructor(
-    private readonly bin: string,
-    private readonly dataDir: string,
-  ) {}
-
-  static async start(bin: string, dataDir: string): Promise<Handy> {
-    const h = new Handy(bin, dataDir);
-    h.up = h.spawn();
-    await h.up;
-    return h;
+    private running: Running,
+    /** How to start it again: the same binary, flags, log, port and data directory. */
+    private readonly again: HandyOptions,
+  ) {
+    this.base = running.url;
+    this.watch(running);
   }
 
-  /** Resolves once the server listens (at once unless it is starting again). */
+  /** Starts bin on a free port over dataDir, its output appended to the file log. */
+  static async start(bin: string, dataDir: string, log: string): Promise<Handy> {
+    // Every seed signs up from loopback (1,000 in a soak): lift the per-network sign-up limit.
+    const options: HandyOptions = { bin, dataDir, log, args: ['-signup-limit', '1000000'] };
+    const running = await startHandy(options);
+    return new Handy(running, { ...options, port: running.port });
+  }
+
+  /** Resolves once the server listens (at once unless it is starting again); rejects, with
+   * the end of its log, once it has crashed. */
   ready(): Promise<void> {
     return this.up;
   }
 
   /** SIGKILL, then the same binary again on the same port and database, in the background: the
    * start-up takes seconds (it compresses every page), during which the tabs find no server. A
-   * kill while it is starting again is one kill, not two. */
+   * kill while it is starting again is one kill, not two; a kill after a crash starts nothing,
+   * so that the crash is not hidden. */
   kill(): void {
-    if (this.restarting) return;
+    if (this.restarting || this.crash) return;
     this.restarting = true;
-    const proc = this.proc;
+    const old = this.running.process;
+    this.ended.add(old);
     this.up = (async () => {
-      if (proc && proc.exitCode === null && proc.signalCode === null) {
-        const exited = new Promise((resolve) => proc.once('exit', resolve));
-        proc.kill('SIGKILL');
-        await exited;
+      old.kill('SIGKILL');
+      await exited(old);
+      try {
+        this.running = await startHandy(this.again);
+      } catch (e) {
+        this.crash = e instanceof Error ? e : new Error(String(e));
+        throw this.crash;
       }
-      await this.spawn();
+      this.watch(this.running);
       this.restarting = false;
     })();
+    this.up.catch(() => undefined); // the next ready() or call() reports it
   }
 
+  /** SIGTERM, and waits for it to exit (after any restart under way, which would outlive it). */
   async stop(): Promise<void> {
-    const proc = this.proc;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise((resolve) => proc.once('exit', resolve));
-    proc.kill('SIGTERM');
-    await exited;
+    await this.up.catch(() => undefined);
+    this.ended.add(this.running.process);
+    await this.running.stop();
   }
 
-  private spawn(): Promise<void> {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('HANDY_')));
-    // Every seed signs up from loopback (1,000 in a soak): lift the per-network sign-up limit.
-    const args = ['-addr', this.addr, '-data-dir', this.dataDir, '-log-level', 'info', '-signup-limit', '1000000'];
-    const proc = spawn(this.bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.proc = proc;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`handy does not listen after 60 s:\n${this.logTail}`)), 60_000);
-      let log: string | undefined = ''; // this start's, until it listens (logTail: the last 8 kB, for errors)
-      const onLog = (chunk: Buffer) => {
-        this.logTail = (this.logTail + chunk.toString()).slice(-8000);
-        if (log === undefined) return;
-        log += chunk.toString();
-        const m = /msg=listening addr=(\S+)/.exec(log);
-        if (!m) return;
-        log = undefined;
-        // The first start picks a free port; every restart takes the same one.
-        this.addr = m[1];
-        this.base = `http://${this.addr}`;
-        clearTimeout(timer);
-        resolve();
-      };
-      proc.stdout.on('data', onLog);
-      proc.stderr.on('data', onLog);
-      proc.once('exit', (code, signal) => {
-        clearTimeout(timer);
-        if (signal === 'SIGKILL' || signal === 'SIGTERM') return;
-        const crash = new Error(`handy exited (${code ?? signal}):\n${this.logTail}`);
-        reject(crash);
-        // Once it listened, the next wait for it fails instead of waiting forever.
-        this.up = Promise.reject(crash);
-        this.up.catch(() => undefined);
-      });
+  /** Once it has listened, an exit we did not ask for makes the next wait for it fail instead
+   * of waiting forever. */
+  private watch(running: Running): void {
+    const p = running.process;
+    void exited(p).then(() => {
+      if (this.ended.has(p)) return;
+      this.crash = new Error(`handy exited (${p.exitCode ?? p.signalCode}):\n${running.logTail()}`);
+      this.up = Promise.reject(this.crash);
+      this.up.catch(() => undefined);
     });
   }
 
