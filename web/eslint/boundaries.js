@@ -15,7 +15,9 @@
 //       own chunk, found by import.meta.glob). What two layers need goes down into the lower
 //       one, or the higher hands it in (the client entry gives the router its page loader);
 //   (d) app/ may import from features/X/ only features/X/public and features/X/page (the page
-//       registry's import.meta.glob of features/*/page.tsx).
+//       registry's import.meta.glob of features/*/page.tsx);
+//   (e) test-only code lives in test/ beside src/ (web/test/): only a test (*.test.ts, *.test.tsx)
+//       may import it, so that nothing a build reaches can.
 //
 // Checked: import (type or not), export … from, import(), typeof import(), import x = require(),
 // new URL('…', import.meta.url) and the string patterns of import.meta.glob. A glob is checked by
@@ -37,6 +39,7 @@ const ORDER = LAYERS.map((tops) => tops.join(', ')).join(' < ');
 const SCRIPT_EXT = /\.(ts|tsx|js|jsx|mjs)$/;
 const REACT = /^react(-dom)?(\/|$)/;
 const GLOB = /[*?{}[\]]/;
+const TEST_FILE = /\.test\.(ts|tsx|js|mjs)$/;
 
 /**
  * Where a path under src/ sits: its layer's rank and folder (top), and what kind of layer: a
@@ -92,16 +95,18 @@ const rule = {
       layer:
         '{{from}} imports {{target}}: {{layer}}/ is below {{above}}/ and imports nothing of it (layers, lowest first: {{order}}); move what both need down, or hand it in',
       app: '{{from}} imports {{target}}: app/ imports only features/{{name}}/public or features/{{name}}/page',
+      testOnly: '{{from}} imports {{target}}: test/ is test-only code, imported only by tests (*.test.ts)',
     },
   },
   create(context) {
     const src = path.resolve(context.cwd, context.options[0]?.src ?? 'web/src');
+    const testDir = path.join(path.dirname(src), 'test');
     const file = context.filename;
     const fromRel = path.relative(src, file);
     if (fromRel.startsWith('..') || path.isAbsolute(fromRel)) return {};
     const fromSegments = fromRel.split(path.sep);
     const from = place(fromSegments);
-    if (from.kind === 'other') return {};
+    const isTest = TEST_FILE.test(file);
     const inLogic = from.kind === 'feature' && from.rest[0] === 'logic' && from.rest.length > 1;
 
     function check(node, specifier) {
@@ -116,6 +121,13 @@ const rule = {
       }
       // A leading / is Vite's root, the folder that holds src/.
       const abs = relative ? path.resolve(path.dirname(file), bare) : path.join(path.dirname(src), bare);
+      const inTest = path.relative(testDir, abs);
+      if (!isTest && !inTest.startsWith('..') && !path.isAbsolute(inTest)) {
+        // (e) test-only code, from a module a build may reach
+        context.report({ node, messageId: 'testOnly', data: { from: moduleName(fromSegments), target: `test/${inTest.split(path.sep).join('/')}` } });
+        return;
+      }
+      if (from.kind === 'other') return;
       const toRel = path.relative(src, abs);
       if (toRel.startsWith('..') || path.isAbsolute(toRel)) return;
       const toSegments = toRel.split(path.sep);

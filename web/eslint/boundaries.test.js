@@ -148,6 +148,21 @@ describe('handy/boundaries', () => {
     ],
   });
 
+  tester.run('(e) test-only code (test/ beside src/) is imported only by tests', boundaries.rules.boundaries, {
+    valid: [
+      ok('sync/engine.test.ts', "import { fakeServer } from '../../test/sync/fakeServer';"),
+      ok('features/area/logic/state.test.ts', "import { fakeServer } from '../../../../test/sync/fakeServer';"),
+    ],
+    invalid: [
+      bad('sync/engine.ts', "import { fakeServer } from '../../test/sync/fakeServer';", {
+        message: 'sync/engine imports test/sync/fakeServer: test/ is test-only code, imported only by tests (*.test.ts)',
+      }),
+      bad('features/area/logic/state.ts', "export * from '../../../../test/sync/fakeServer';", { messageId: 'testOnly' }),
+      bad('app/document.ts', "const m = import('/test/sync/fakeServer');", { messageId: 'testOnly' }),
+      bad('main.ts', "import '../test/sync/fakeServer';", { messageId: 'testOnly' }),
+    ],
+  });
+
   tester.run('files outside src/ are not checked', boundaries.rules.boundaries, {
     valid: [
       {
