@@ -412,7 +412,9 @@ func TestPageviewBudget(t *testing.T) {
 	}
 	for range 3 {
 		res := sendBeacon(ps.Handler(), body, nil, "")
-		var got struct{ Error struct{ Code, Message string } }
+		var got struct {
+			Error struct{ Code, Message string }
+		}
 		if err := json.NewDecoder(res.Body).Decode(&got); err != nil {
 			t.Fatal(err)
 		}
