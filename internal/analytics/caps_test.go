@@ -150,3 +150,11 @@ func TestLanguageCap(t *testing.T) {
 		checkDimensions(t, st)
 	})
 }
+
+// The front end learns the overflow's name from api.json.
+func TestOtherIsTheAPIs(t *testing.T) {
+	t.Parallel()
+	if got := site.DefaultAPI().StatsOther; got != Other {
+		t.Errorf("api.json's statsOther is %q, the analytics count %q", got, Other)
+	}
+}
