@@ -111,3 +111,19 @@ func TestViewBudgetOff(t *testing.T) {
 		t.Errorf("without a budget: %d counted, refused %v", counted, refused[:min(len(refused), 1)])
 	}
 }
+
+// A bot's views spend the same budget: past it they are refused, and not counted as bots.
+func TestViewBudgetCountsBots(t *testing.T) {
+	t.Parallel()
+	st := storetest.Engines()[0].Open(t)
+	clock := newFakeClock(time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC))
+	in := newIngester(t, st, WithClock(clock.now), WithBudget(5, 10))
+	counted, refused := burst(in, visit("203.0.113.7", "curl/8.5.0"), 8)
+	if counted != 5 || len(refused) != 3 || !errors.Is(refused[0], ErrOverBudget) {
+		t.Fatalf("8 bot views: %d counted, refused %v, want 5 and 3 over budget", counted, refused)
+	}
+	flush(t, in)
+	if got := readCounts(t, st, dayOf(clock.now())); got != (counts{bots: 5}) {
+		t.Errorf("written %+v, want 5 bots", got)
+	}
+}

@@ -172,7 +172,7 @@ type Hit struct {
 }
 
 // Record takes one page view. It returns a *BeaconError for a body that is not a valid beacon,
-// a *BudgetError (ErrOverBudget) for a visitor past the views allowed in a minute, ErrBusy
+// a *BudgetError (ErrOverBudget) for a visitor (or bot) past the views allowed in a minute, ErrBusy
 // when too many views wait to be written, ErrClosed once Close has begun, and nil when
 // the view is counted, or dropped: a bot's (counted as such), and any view of a browser that
 // sends Global Privacy Control (not counted at all).
@@ -186,18 +186,21 @@ func (in *Ingester) Record(h Hit) error {
 	}
 	now := in.now()
 	d := dayOf(now)
-	if botReason(h.Header) != notBot {
-		return in.buf.addBot(d)
-	}
 	e := event{day: d, minute: now.Unix() / 60, view: v}
-	if salt, ok := in.salts.get(d); ok {
+	salt, salted := in.salts.get(d)
+	if salted {
 		e.visitor, e.hashed = visitorKey(salt, h.Address, h.Header.Get("User-Agent")), true
-		// Without a salt there is no key to count by: such views (rare, logged) are not
-		// limited, and still bounded by the buffer.
+		// A bot's views spend the budget too: the bot count is a figure of the reports that a
+		// flood would inflate as well. Without a salt there is no key to count by: such views
+		// (rare, logged) are not limited, and still bounded by the buffer.
 		if err := in.budget.spend(e.visitor, now); err != nil {
 			return err
 		}
-	} else {
+	}
+	if botReason(h.Header) != notBot {
+		return in.buf.addBot(d)
+	}
+	if !salted {
 		in.unhashed.Add(1)
 		signal(in.wake)
 	}
