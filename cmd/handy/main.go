@@ -92,7 +92,8 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 	}
 	go accounts.PruneLoop(ctx) // expired sessions, spent limits, old networks and failures
 	pageviews, err := analytics.New(ctx, st, table, cfg.PublicURL, analytics.WithLogger(logger),
-		analytics.WithRetention(cfg.AnalyticsRetention))
+		analytics.WithRetention(cfg.AnalyticsRetention), analytics.WithBudget(cfg.AnalyticsViewsPerMinute, cfg.AnalyticsBudgetVisitors),
+		analytics.WithReferrersPerDay(cfg.AnalyticsReferrersPerDay))
 	if err != nil {
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1

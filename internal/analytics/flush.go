@@ -125,6 +125,10 @@ func (w *writerState) report(in *Ingester) {
 		in.logger.Warn("analytics: page views refused: the buffer was full", slog.Int64("refused", n),
 			slog.Int("buffer", in.buf.capacity))
 	}
+	if n := in.budget.takeRefused(); n > 0 {
+		in.logger.Warn("analytics: page views refused: over the per-visitor budget", slog.Int64("refused", n),
+			slog.Int("views_per_minute", in.budget.perMinute), slog.Int("visitors", in.budget.capacity))
+	}
 	if n := in.unhashed.Swap(0); n > 0 {
 		in.logger.Warn("analytics: page views counted without their visitor: the day's salt could not be read",
 			slog.Int64("views", n))
@@ -197,6 +201,14 @@ func (in *Ingester) write(ctx context.Context, tx *store.Tx, b batch) error {
 	r := addUp(b, dayOf(now)-1, now.Unix()/60-recentMinutes)
 	if err := lockRollups(ctx, tx, in.st.Engine()); err != nil {
 		return err
+	}
+	// After the lock: the rows counted against each day's cap cannot change until this
+	// transaction commits, on any instance.
+	for _, c := range in.caps {
+		var err error
+		if r.views, err = c.apply(ctx, tx, r.views); err != nil {
+			return err
+		}
 	}
 	if err := writeViews(ctx, tx, r.views); err != nil {
 		return err

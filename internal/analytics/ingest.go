@@ -30,6 +30,9 @@ const (
 	// many views wait.
 	DefaultFlushEvery = time.Second
 	DefaultFlushAt    = 1000
+	// DefaultReferrersPerDay is how many distinct referring hosts get rows of their own in a
+	// day; the views of further hosts that day are counted under Other (referrers.go).
+	DefaultReferrersPerDay = 1000
 )
 
 const (
@@ -53,6 +56,8 @@ type Ingester struct {
 	retention  int // days
 	flushEvery time.Duration
 	flushAt    int
+	budget     *viewBudget
+	caps       []valueCap // referrers and languages per day
 
 	salts    saltCache
 	buf      *buffer
@@ -92,6 +97,25 @@ func WithFlush(every time.Duration, at int) Option {
 	return func(in *Ingester) { in.flushEvery, in.flushAt = every, max(at, 1) }
 }
 
+// WithBudget sets how many page views one visitor (by the day's visitor key) may send in a
+// minute, 0 for no limit (DefaultViewsPerMinute), and how many visitors of the minute are held
+// in memory (DefaultBudgetVisitors).
+func WithBudget(perMinute, visitors int) Option {
+	return func(in *Ingester) { in.budget = newViewBudget(max(perMinute, 0), max(visitors, 1)) }
+}
+
+// WithReferrersPerDay sets how many distinct referring hosts get rows of their own in a day
+// (DefaultReferrersPerDay); views from further hosts are counted under Other.
+func WithReferrersPerDay(n int) Option {
+	return func(in *Ingester) {
+		for i := range in.caps {
+			if in.caps[i].column == "referrer" {
+				in.caps[i].limit = max(n, 0)
+			}
+		}
+	}
+}
+
 // New returns an Ingester over st, which must be migrated, for the pages of table served at
 // publicURL (a referrer on that host is the site itself). It reads the day's salt (a failure is
 // logged and retried), then starts the writer and the housekeeping: salts and visitors
@@ -110,6 +134,8 @@ func New(ctx context.Context, st *store.Store, table *site.Table, publicURL stri
 		flushEvery: DefaultFlushEvery,
 		flushAt:    DefaultFlushAt,
 		buf:        newBuffer(DefaultBuffer),
+		budget:     newViewBudget(DefaultViewsPerMinute, DefaultBudgetVisitors),
+		caps:       defaultCaps(),
 		kick:       make(chan struct{}, 1),
 		wake:       make(chan struct{}, 1),
 		closing:    make(chan struct{}),
@@ -146,7 +172,8 @@ type Hit struct {
 }
 
 // Record takes one page view. It returns a *BeaconError for a body that is not a valid beacon,
-// ErrBusy when too many views wait to be written, ErrClosed once Close has begun, and nil when
+// a *BudgetError (ErrOverBudget) for a visitor (or bot) past the views allowed in a minute, ErrBusy
+// when too many views wait to be written, ErrClosed once Close has begun, and nil when
 // the view is counted, or dropped: a bot's (counted as such), and any view of a browser that
 // sends Global Privacy Control (not counted at all).
 func (in *Ingester) Record(h Hit) error {
@@ -159,13 +186,21 @@ func (in *Ingester) Record(h Hit) error {
 	}
 	now := in.now()
 	d := dayOf(now)
+	e := event{day: d, minute: now.Unix() / 60, view: v}
+	salt, salted := in.salts.get(d)
+	if salted {
+		e.visitor, e.hashed = visitorKey(salt, h.Address, h.Header.Get("User-Agent")), true
+		// A bot's views spend the budget too: the bot count is a figure of the reports that a
+		// flood would inflate as well. Without a salt there is no key to count by: such views
+		// (rare, logged) are not limited, and still bounded by the buffer.
+		if err := in.budget.spend(e.visitor, now); err != nil {
+			return err
+		}
+	}
 	if botReason(h.Header) != notBot {
 		return in.buf.addBot(d)
 	}
-	e := event{day: d, minute: now.Unix() / 60, view: v}
-	if salt, ok := in.salts.get(d); ok {
-		e.visitor, e.hashed = visitorKey(salt, h.Address, h.Header.Get("User-Agent")), true
-	} else {
+	if !salted {
 		in.unhashed.Add(1)
 		signal(in.wake)
 	}

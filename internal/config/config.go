@@ -44,6 +44,13 @@ type Config struct {
 	// AnalyticsRetention is how many days of daily page-view counts are kept before today;
 	// older days are deleted hourly.
 	AnalyticsRetention int
+	// AnalyticsViewsPerMinute is how many page views one visitor (by the day's visitor key)
+	// may send in a minute; 0 is no limit. AnalyticsBudgetVisitors bounds the visitors of the
+	// minute held in memory for it.
+	AnalyticsViewsPerMinute, AnalyticsBudgetVisitors int
+	// AnalyticsReferrersPerDay is how many distinct referring hosts get rows of their own in
+	// a day; further ones are counted as "(other)".
+	AnalyticsReferrersPerDay int
 	// TLSCert and TLSKey are the certificate and key files handy serves HTTPS with (reloaded
 	// when they change); empty: plain HTTP, as behind a proxy.
 	TLSCert, TLSKey string

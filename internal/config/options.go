@@ -86,6 +86,30 @@ func options() []option {
 			c.AnalyticsRetention = days
 			return nil
 		}},
+		{"analytics-views-per-minute", "HANDY_ANALYTICS_VIEWS_PER_MINUTE", "30", "page views one visitor (a day's hash of address and user agent) may send in a minute; more are answered 429 and not counted; 0: no limit", func(c *Config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || n > 1_000_000 {
+				return errors.New("must be a whole number from 0 to 1000000, such as 30")
+			}
+			c.AnalyticsViewsPerMinute = n
+			return nil
+		}},
+		{"analytics-budget-visitors", "HANDY_ANALYTICS_BUDGET_VISITORS", "100000", "visitors of the current minute held in memory for -analytics-views-per-minute (about 50 bytes each); when full, a new visitor's views are refused until the minute ends", func(c *Config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 100_000_000 {
+				return errors.New("must be a whole number from 1 to 100000000, such as 100000")
+			}
+			c.AnalyticsBudgetVisitors = n
+			return nil
+		}},
+		{"analytics-referrers-per-day", "HANDY_ANALYTICS_REFERRERS_PER_DAY", "1000", "referring hosts that get counts of their own each day; views from further hosts that day are counted as (other)", func(c *Config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || n > 1_000_000 {
+				return errors.New("must be a whole number from 0 to 1000000, such as 1000")
+			}
+			c.AnalyticsReferrersPerDay = n
+			return nil
+		}},
 		{"signup-limit", "HANDY_SIGNUP_LIMIT", "10", "accounts one network (an IPv4 address, an IPv6 /64) may open per hour; sign-ups from all networks together stop at 100 times this", func(c *Config, v string) error {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > 1_000_000 {

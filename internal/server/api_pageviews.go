@@ -11,7 +11,8 @@ import (
 var beaconTypes = []string{"text/plain", "application/json"}
 
 // pageview hands a beacon to the analytics, which answer at once: 204 whether the view was
-// counted or dropped as a bot's, so that a bot learns nothing from the answer. The client's
+// counted or dropped as a bot's, so that a bot learns nothing from the answer; past the
+// sender's budget of views a minute, 429 for browsers and bots alike. The client's
 // address goes to the analytics only to be hashed, and neither it nor the user agent is ever
 // logged here.
 func (s *Server) pageview(w http.ResponseWriter, r *http.Request) error {

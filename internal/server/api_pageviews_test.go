@@ -395,3 +395,43 @@ func readIfExists(path string) ([]byte, error) {
 	}
 	return b, err
 }
+
+// A client past its budget of page views a minute is answered 429 resource-exhausted with
+// Retry-After, the seconds until the minute ends; its views are not counted, and the refusals
+// are not logged as failures. Another client still has its budget.
+func TestPageviewBudget(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 24, 12, 0, 15, 0, time.UTC)
+	ps := newPageviewServer(t, storetest.Engines()[0].Open(t), "", analytics.WithBudget(2, 100),
+		analytics.WithClock(func() time.Time { return now }))
+	body := pageviewBody("/", "en")
+	for i := range 2 {
+		if res := sendBeacon(ps.Handler(), body, nil, ""); res.StatusCode != http.StatusNoContent {
+			t.Fatalf("view %d within the budget: %d", i+1, res.StatusCode)
+		}
+	}
+	for range 3 {
+		res := sendBeacon(ps.Handler(), body, nil, "")
+		var got struct {
+			Error struct{ Code, Message string }
+		}
+		if err := json.NewDecoder(res.Body).Decode(&got); err != nil {
+			t.Fatal(err)
+		}
+		if res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") != "45" || got.Error.Code != "resource-exhausted" {
+			t.Errorf("past the budget: %d Retry-After %q %+v, want 429 after 45 s, resource-exhausted", res.StatusCode, res.Header.Get("Retry-After"), got)
+		}
+	}
+	if res := sendBeacon(ps.Handler(), body, nil, "198.51.100.9:4000"); res.StatusCode != http.StatusNoContent {
+		t.Errorf("another client: %d", res.StatusCode)
+	}
+	if err := ps.in.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if views, _ := viewsWritten(t, ps.st); views != 3 {
+		t.Errorf("%d views written, want 3", views)
+	}
+	if strings.Contains(ps.log.String(), "request failed") {
+		t.Errorf("a refused view was logged as a failure:\n%s", ps.log)
+	}
+}

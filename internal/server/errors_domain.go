@@ -74,7 +74,16 @@ var (
 // keeps its message, which names the field at fault.
 func analyticsError(err error) (*Error, bool) {
 	var be *analytics.BeaconError
+	var over *analytics.BudgetError
 	switch {
+	case errors.As(err, &over):
+		// The tracker's sendBeacon never reads the answer; the status is for other clients,
+		// and the view is not counted either way.
+		msg := "Too many page views from this client this minute; the view was not counted."
+		if over.Full {
+			msg = "Too many visitors this minute; the view was not counted."
+		}
+		return &Error{Status: http.StatusTooManyRequests, Code: "resource-exhausted", Message: msg, RetryAfter: over.RetryAfter, Cause: err}, true
 	case errors.As(err, &be) && be.Field == "":
 		return &Error{Status: http.StatusBadRequest, Code: "invalid-json", Message: be.Message, Cause: err}, true
 	case errors.As(err, &be):

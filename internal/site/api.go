@@ -21,6 +21,9 @@ type API struct {
 		Cookie string `json:"cookie"`
 		Header string `json:"header"`
 	} `json:"xsrf"`
+	// StatsOther is the name the reports give the referrers and browser languages counted past
+	// a day's cap (analytics.Other), which the dashboard words in its own language.
+	StatsOther string `json:"statsOther"`
 	// AccountErrors are the stable codes of the account's domain errors, which the front end
 	// turns into its own words.
 	AccountErrors []string `json:"accountErrors"`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountErrorCodes, apiBase, apiPath, apiUrl, xsrfCookie, xsrfHeader } from './api';
+import { accountErrorCodes, apiBase, apiPath, apiUrl, statsOther, xsrfCookie, xsrfHeader } from './api';
 
 describe('api.json', () => {
   it('builds the endpoints the Go route table serves', () => {
@@ -14,5 +14,9 @@ describe('api.json', () => {
   it('names the XSRF cookie and header, and the account error codes', () => {
     expect([xsrfCookie, xsrfHeader]).toEqual(['XSRF-TOKEN', 'X-XSRF-TOKEN']);
     expect(accountErrorCodes).toContain('email-taken');
+  });
+
+  it("names the reports' overflow row as the analytics count it", () => {
+    expect(statsOther).toBe('(other)');
   });
 });

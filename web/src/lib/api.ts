@@ -21,3 +21,6 @@ export const xsrfHeader: string = api.xsrf.header;
 
 /** The codes the account's endpoints answer failures with; the forms turn them into words. */
 export const accountErrorCodes: readonly string[] = api.accountErrors;
+
+/** The name the page-view reports give the referrers and languages past a day's cap. */
+export const statsOther: string = api.statsOther;

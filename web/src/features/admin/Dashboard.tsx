@@ -1,5 +1,6 @@
 import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { useTranslation } from '../../i18n/react';
+import { statsOther } from '../../lib/api';
 import { localeOf, isLocaleCode } from '../../lib/site';
 import { DailyChart } from './DailyChart';
 import { RangePicker } from './RangePicker';
@@ -119,7 +120,7 @@ function ReportView({ report, fmt, busy }: { report: Report; fmt: ReturnType<typ
       title: t('lists.languages'),
       column: t('lists.language'),
       rows: report.languages.map((l) => {
-        const name = l.name === 'und' ? undefined : fmt.language(l.name);
+        const name = l.name === 'und' || l.name === statsOther ? undefined : fmt.language(l.name);
         return {
           key: l.name,
           label: name ? (
@@ -128,6 +129,8 @@ function ReportView({ report, fmt, busy }: { report: Report; fmt: ReturnType<typ
             </>
           ) : l.name === 'und' ? (
             t('lists.unknown')
+          ) : l.name === statsOther ? (
+            t('lists.other')
           ) : (
             <code className="admin-name">{l.name}</code>
           ),
@@ -139,7 +142,7 @@ function ReportView({ report, fmt, busy }: { report: Report; fmt: ReturnType<typ
       key: 'referrers',
       title: t('lists.referrers'),
       column: t('lists.referrer'),
-      rows: report.referrers.map((r) => ({ key: r.name, label: r.name, views: r.views })),
+      rows: report.referrers.map((r) => ({ key: r.name, label: r.name === statsOther ? t('lists.other') : r.name, views: r.views })),
       empty: t('lists.noReferrers'),
     },
     {
