@@ -86,7 +86,7 @@ test('the report: totals, the views sent, top lists by name; the token lasts the
   await expect(async () => {
     await page.getByRole('button', { name: t.status.refresh }).click();
     await expect(row(page, t.lists.referrers, referrer)).toContainText('5', { timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 60_000 });
   await expect(row(page, t.lists.pages, '/ko/faq')).toBeVisible();
   await expect(row(page, t.lists.locales, '한국어')).toBeVisible();
   await expect(row(page, t.lists.languages, 'Korean')).toBeVisible();

@@ -170,5 +170,5 @@ test('reaches the real server: the view is counted in the operator’s report', 
     return report.pages.find((p) => p.path === '/ko/terms-conditions')?.views ?? 0;
   };
   // Written within the ingest's one-second flush.
-  await expect.poll(viewsOfPage, { timeout: 10_000 }).toBe(1);
+  await expect.poll(viewsOfPage, { timeout: 60_000 }).toBe(1);
 });

@@ -173,7 +173,7 @@ test.describe('the privacy policy', () => {
     await expect(page).toHaveURL(/\/jp$/);
     await hydrated(page);
     const keptOffline = () => page.evaluate(async () => (await caches.match('/_offline/jp.html')) !== undefined);
-    await expect.poll(keptOffline, { timeout: 20_000 }).toBe(true);
+    await expect.poll(keptOffline, { timeout: 60_000 }).toBe(true);
     await page.locator('header .theme-switch').click();
     for (const name of ['flip-image', 'area-calculator', 'speed-calculator', 'faq', 'terms-conditions']) {
       await page.goto(pagePath(name, 'jp'));

@@ -79,7 +79,7 @@ async function sharp(page: Page): Promise<Shown> {
     last = await shown(page);
     expect(last.wrong).toBe(0);
     expect(last).toEqual(first);
-  }).toPass({ timeout: 10_000 });
+  }).toPass({ timeout: 60_000 });
   return last!;
 }
 

@@ -196,7 +196,7 @@ test('signing out, or deleting the account, leaves nothing of it in IndexedDB', 
   await expect(dialog(page)).toHaveCount(0);
   await expect.poll(() => databases(page)).not.toContain('handy');
   // Device B's sync meets the refused token (at its next listen, within the long poll).
-  await expect.poll(() => databases(b.page), { timeout: 40_000 }).not.toContain('handy');
+  await expect.poll(() => databases(b.page), { timeout: 60_000 }).not.toContain('handy');
   await b.context.close();
 });
 

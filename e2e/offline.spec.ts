@@ -36,7 +36,7 @@ async function visit(page: Page, origin: string, path: string, locale: string) {
   await page.goto(origin + path);
   await hydrated(page);
   const kept = () => page.evaluate(async (offline) => (await caches.match(offline)) !== undefined, `/_offline/${locale}.html`);
-  await expect.poll(kept, { timeout: 20_000 }).toBe(true);
+  await expect.poll(kept, { timeout: 60_000 }).toBe(true);
 }
 
 /** A new tab with the network gone. */
@@ -182,7 +182,7 @@ test.describe('with a new build deployed while a page is open', () => {
     // The next page opened is the new build's, and the old cache goes once no page uses it.
     await page.goto(`${front.url}/faq`);
     await hydrated(page);
-    await expect.poll(() => cacheNames(page), { timeout: 20_000 }).toEqual([`handy-${next}`]);
+    await expect.poll(() => cacheNames(page), { timeout: 60_000 }).toEqual([`handy-${next}`]);
   });
 
   proxied('a failed page chunk still reloads the target once, guarded for 10 seconds', async ({ page, front, consoleErrors }) => {

@@ -34,6 +34,11 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
   test: {
     root: '.',
     include: ['web/src/**/*.test.{ts,tsx}', 'web/test/**/*.test.{ts,tsx}'],
+    // Failure bounds, not durations (no test asserts how long it took): Vitest's 5 s default
+    // failed the lossless JPEG tests once while other jobs kept both cores busy, where `make
+    // test` must pass too.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 }));
 
