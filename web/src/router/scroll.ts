@@ -34,7 +34,9 @@ function here(): Place {
   for (let i = 0; all && i < all.length; i++) {
     const box = all[i].getBoundingClientRect();
     if (box.bottom > 0) {
-      if (box.top <= 0) Object.assign(place, { block: i, into: Math.round(-box.top) });
+      // Not rounded: a block's top may fall between pixels, and the scroll offset restored as
+      // its top plus a rounded distance could land a pixel away from where it was.
+      if (box.top <= 0) Object.assign(place, { block: i, into: -box.top });
       break;
     }
   }
@@ -42,12 +44,13 @@ function here(): Place {
 }
 
 const whole = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0;
+const distance = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
 
 /** The place saved with the current entry, if any. */
 function saved(): Place | undefined {
   const place = (history.state as { scroll?: Partial<Place> } | null)?.scroll;
   if (!place || !whole(place.y)) return undefined;
-  return whole(place.block) && whole(place.into) ? { y: place.y, block: place.block, into: place.into } : { y: place.y };
+  return whole(place.block) && distance(place.into) ? { y: place.y, block: place.block, into: place.into } : { y: place.y };
 }
 
 /** Writes the place into the current entry, keeping what else its state holds. */
