@@ -39,8 +39,8 @@ func checkWriter(t *testing.T, c *apiClient, u killUser, w int, batches []*killB
 	}
 	// contentOK checks that document k of b holds what b wrote.
 	contentOK := func(b *killBatch, k int, d storedDoc) bool {
-		if d.Fields["batch"].IntegerValue != strconv.FormatInt(b.id, 10) || d.Fields["client"].StringValue != b.client ||
-			d.Fields["k"].IntegerValue != strconv.Itoa(k) || len(d.Fields) != 3 {
+		if d.Fields["title"].StringValue != b.client || d.Fields["query"].StringValue != killQuery(b.id, k) ||
+			d.Fields["tool"].StringValue != "area" || len(d.Fields) != 4 {
 			fail("%s holds %+v, not what batch %d of %s wrote", b.paths[k], d.Fields, b.id, b.client)
 			return false
 		}

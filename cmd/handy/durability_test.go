@@ -67,15 +67,21 @@ func newKillBatch(uid string, writer int, seq int64) *killBatch {
 	for k := range n {
 		path := fmt.Sprintf("users/%s/history/w%d-b%d-%d", uid, writer, seq, k)
 		b.paths = append(b.paths, path)
+		// A history entry as the server's schema takes it (issue 27), the batch, its client and
+		// k carried in its title and query.
 		writes = append(writes, map[string]any{"update": map[string]any{"name": path, "fields": map[string]any{
-			"batch":  map[string]string{"integerValue": strconv.FormatInt(seq, 10)},
-			"client": map[string]string{"stringValue": b.client},
-			"k":      map[string]string{"integerValue": strconv.Itoa(k)},
+			"tool":  map[string]string{"stringValue": "area"},
+			"at":    map[string]string{"timestampValue": "2026-11-27T09:00:00Z"},
+			"title": map[string]string{"stringValue": b.client},
+			"query": map[string]string{"stringValue": killQuery(seq, k)},
 		}}})
 	}
 	b.body, _ = json.Marshal(map[string]any{"writes": writes, "clientId": b.client, "batchId": strconv.FormatInt(seq, 10)})
 	return b
 }
+
+// killQuery is the query of document k of batch seq: what identifies the write in its entry.
+func killQuery(seq int64, k int) string { return fmt.Sprintf("?batch=%d&k=%d", seq, k) }
 
 func killDuringCommits(t *testing.T, bin string, args []string) {
 	began := time.Now()

@@ -74,13 +74,18 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 	// The store's rules for this application's data are the site table's, which the front end's
 	// offline queue and history follow too: commits of at most MaxWritesPerCommit writes, and
 	// users/{uid}/history capped (a commit past the cap prunes the oldest entries).
+	// The documents the server reads (users/{uid}, the history entries) keep the account's
+	// schema on every write: the store asks it about each document a commit leaves, and the
+	// account's endpoints check their fields with the same rules.
 	history := table.History()
+	schema := account.NewSchema(table.Limits(), table.Locales(), history)
 	docs := docstore.New(st, docstore.Config{
 		MaxWrites: table.Limits().MaxWritesPerCommit,
 		Capped:    []docstore.Capped{{Collection: history.Collection, Max: history.MaxEntries}},
+		Check:     schema.Check,
 	}, docstore.WithLogger(logger))
 	defer docs.Close() // after the server's shutdown: every acknowledged commit is answered
-	accounts, err := account.New(st, docs, logger, table.Limits(),
+	accounts, err := account.New(st, docs, logger, table.Limits(), account.WithSchema(schema),
 		account.WithLimits(account.Limits{SignupsPerAddress: cfg.SignupLimit, Signups: 100 * cfg.SignupLimit}))
 	if err != nil {
 		fmt.Fprintln(stderr, "handy:", err)

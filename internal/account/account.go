@@ -51,6 +51,8 @@ type Service struct {
 	docs   *docstore.Store // users/{uid} and below
 	logger *slog.Logger
 	bounds site.Limits // what a password, a display name and an avatar may be
+	// schema is the rules of users/{uid}, which the store applies to clients' commits too.
+	schema *Schema
 	params Params
 	limits Limits
 	// hashing caps the argon2id work running at once (hashcap.go).
@@ -83,6 +85,10 @@ func WithLimits(l Limits) Option {
 // WithHashing sets the cap on password hashing.
 func WithHashing(h Hashing) Option { return func(s *Service) { s.hashing = newHashCap(h) } }
 
+// WithSchema sets the rules of the user's document, the same Schema whose Check the document
+// store was given (docstore.Config.Check); by default, the site table's locales with bounds.
+func WithSchema(sc *Schema) Option { return func(s *Service) { s.schema = sc } }
+
 // WithClock sets the clock.
 func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
 
@@ -90,7 +96,7 @@ func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = 
 // accounts to the site's limits (site.json, which the front end checks too).
 func New(st *store.Store, docs *docstore.Store, logger *slog.Logger, bounds site.Limits, opts ...Option) (*Service, error) {
 	s := &Service{store: st, docs: docs, logger: logger, bounds: bounds, params: DefaultParams, limits: DefaultLimits,
-		hashing: newHashCap(DefaultHashing()), now: nowMillis}
+		hashing: newHashCap(DefaultHashing()), now: nowMillis, schema: defaultSchema(bounds)}
 	for _, o := range opts {
 		o(s)
 	}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"handy/internal/docstore"
 )
@@ -48,7 +47,12 @@ type ProfileUpdate struct {
 	Preferences map[string]any
 }
 
-// UpdateProfile merges changes into the user's document and returns it.
+// UpdateProfile merges changes into the user's document and returns it. The display name, the
+// avatar and the preferences' size are checked here, with the schema's rules (schema.go), so
+// that the front end gets the error it has a message for; the whole document the merge leaves
+// is then checked by the store with the same Schema (docstore.Config.Check, as cmd/handy wires
+// it), which refuses with invalid-argument naming the field: a preference value the front end
+// does not offer, or a stored field written before the rules that the update leaves as it was.
 func (s *Service) UpdateProfile(ctx context.Context, u User, p ProfileUpdate) (json.RawMessage, error) {
 	fields := map[string]any{}
 	if p.DisplayName != nil {
@@ -62,7 +66,7 @@ func (s *Service) UpdateProfile(ctx context.Context, u User, p ProfileUpdate) (j
 		switch a := *p.Avatar; {
 		case a == "":
 			fields["avatar"] = nil
-		case len(a) > s.bounds.AvatarMaxBytes || !strings.HasPrefix(a, avatarURLPrefix) || !isJPEG(a[len(avatarURLPrefix):]):
+		case !s.schema.validAvatar(a):
 			return nil, ErrInvalidAvatar
 		default:
 			fields["avatar"] = a
@@ -103,11 +107,12 @@ func isJPEG(b64text string) bool {
 	return raw[0] == 0xFF && raw[1] == 0xD8 && raw[2] == 0xFF
 }
 
-// displayName is a display name as it is kept: trimmed, at most the site's limit in characters,
-// valid UTF-8 that shows what it is (visibleName; sign-up and profile edits check the same rule).
+// displayName is a display name as it is kept: trimmed, then held to the schema's rule (at
+// most the site's limit in characters, valid UTF-8 that shows what it is: visibleName), which
+// sign-up, profile edits and clients' commits all meet.
 func (s *Service) displayName(raw string) (string, error) {
 	name := strings.TrimSpace(raw)
-	if utf8.RuneCountInString(name) > s.bounds.DisplayNameMaxLength || !utf8.ValidString(name) || !visibleName(name) {
+	if !s.schema.validDisplayName(name) {
 		return "", ErrInvalidName
 	}
 	return name, nil

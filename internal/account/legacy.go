@@ -57,6 +57,16 @@ func (s *Service) moveLegacy(ctx context.Context, path, owner, data string) erro
 	if err != nil {
 		return fmt.Errorf("account: legacy document %s: %w", path, err)
 	}
+	if p.Len() == 2 {
+		// A row from before the schema may hold a field it refuses: that field stays behind
+		// (logged) rather than the start-up fail on it; the rest of the profile moves.
+		for _, name := range sortedKeys(fields) {
+			if fe := s.schema.checkUserField(name, fields[name]); fe != nil {
+				s.logger.Warn("legacy document field left out", slog.String("path", path), slog.String("reason", fe.Error()))
+				delete(fields, name)
+			}
+		}
+	}
 	wake := func() {}
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		req := docstore.CommitRequest{Writes: []docstore.Write{{Path: p, Fields: fields}}}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"handy/internal/docstore/status"
 	"handy/internal/store"
 )
 
@@ -86,6 +87,14 @@ func (s *Service) Signin(ctx context.Context, c Credentials, address string) (st
 			return err
 		}
 		_, wake, err = s.docs.CommitInTx(ctx, tx, u.ID, req)
+		if errors.Is(err, status.ErrInvalidArgument) {
+			// The stored document breaks the schema (written before it was enforced): the
+			// locale stays as it was rather than the owner be locked out; their next profile
+			// edit must mend the document. The refusal wrote nothing, so the sign-in commits.
+			s.logger.Warn("sign-in left the user's document as it was", slog.String("user", u.ID), slog.String("reason", err.Error()))
+			wake = func() {}
+			return nil
+		}
 		return err
 	})
 	if err != nil {

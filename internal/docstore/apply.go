@@ -52,7 +52,11 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *
 			states[w.path] = st
 			order = append(order, st)
 		}
-		r, err := st.apply(w, t)
+		var checkMerged func(value.Fields) error // nil: nothing to check, and no closure made
+		if w.Merge && s.cfg.Check != nil {
+			checkMerged = func(f value.Fields) error { return s.cfg.checkDoc(i, w.Path, f) }
+		}
+		r, err := st.apply(w, t, checkMerged)
 		if err != nil {
 			// Refused batches are charged too: each costs the database all the same.
 			charge()
@@ -85,8 +89,9 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *
 	return answer{result: res}, false, nil
 }
 
-// apply applies one write to the document's state at commit time t.
-func (st *docState) apply(w *prepared, t int64) (WriteResult, error) {
+// apply applies one write to the document's state at commit time t; checkMerged, when not
+// nil, is the application's schema (Config.Check), asked about a merge's resulting document.
+func (st *docState) apply(w *prepared, t int64, checkMerged func(value.Fields) error) (WriteResult, error) {
 	if err := st.check(w.Precondition); err != nil {
 		return WriteResult{}, err
 	}
@@ -108,6 +113,13 @@ func (st *docState) apply(w *prepared, t int64) (WriteResult, error) {
 		}
 		if err := checkSize(w.path, fields); err != nil {
 			return WriteResult{}, err
+		}
+		// Before the no-op shortcut: a write that would leave an invalid document is refused
+		// even when the stored one is already that document (stored before the schema).
+		if checkMerged != nil {
+			if err := checkMerged(fields); err != nil {
+				return WriteResult{}, err
+			}
 		}
 		rows = nil
 	}

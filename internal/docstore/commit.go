@@ -157,6 +157,13 @@ func (s *Store) prepare(caller string, req CommitRequest) ([]prepared, error) {
 			}
 			return nil, err
 		}
+		// A replace does not depend on the stored document: checked here, on the caller's
+		// goroutine; a merge is checked once the committer has merged it (apply).
+		if !w.Delete && !w.Merge {
+			if err := s.cfg.checkDoc(i, w.Path, w.Fields); err != nil {
+				return nil, err
+			}
+		}
 		out[i] = p
 	}
 	return out, nil

@@ -1,6 +1,7 @@
 package docstore
 
 import (
+	"handy/internal/docstore/status"
 	"handy/internal/docstore/value"
 )
 
@@ -13,6 +14,14 @@ type Config struct {
 	MaxWrites int
 	// Capped lists the collections that keep only their newest documents.
 	Capped []Capped
+	// Check, when set, is the application's schema: it is asked about every document a
+	// commit would leave (a replace's fields; for a merge, the document after the merge, not
+	// only the patch), and a non-nil error refuses the whole batch as invalid-argument, its
+	// message prefixed with the write's index. The store does not know which documents the
+	// application reads (users/{uid}, its history entries): that is the application's to say,
+	// as the history's cap is. Deletes are not checked. Check must be pure and quick: for a
+	// merge it runs on the committer goroutine. Its message is shown to the client.
+	Check func(path value.Path, fields value.Fields) error
 }
 
 // Capped is a per-user collection, users/{uid}/{Collection}, that keeps at most Max live
@@ -35,4 +44,15 @@ func (c Config) capOf(parent string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// checkDoc applies Config.Check to the document that write i would leave.
+func (c Config) checkDoc(i int, p value.Path, f value.Fields) error {
+	if c.Check == nil {
+		return nil
+	}
+	if err := c.Check(p, f); err != nil {
+		return status.Invalidf("write %d: %s", i, err.Error())
+	}
+	return nil
 }
