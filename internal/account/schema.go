@@ -233,11 +233,11 @@ func (s *Schema) checkEntry(f value.Fields) error {
 			}
 		case "title":
 			if v.Kind != value.String || !plainText(v.Str, MaxEntryTitle) {
-				return fail(name, fmt.Sprintf("must be a string of at most %d characters without control characters", MaxEntryTitle))
+				return fail(name, fmt.Sprintf("must be a string of at most %d characters without control characters other than line breaks and tabs", MaxEntryTitle))
 			}
 		case "detail":
 			if v.Kind != value.String || !plainText(v.Str, MaxEntryDetail) {
-				return fail(name, fmt.Sprintf("must be a string of at most %d characters without control characters", MaxEntryDetail))
+				return fail(name, fmt.Sprintf("must be a string of at most %d characters without control characters other than line breaks and tabs", MaxEntryDetail))
 			}
 		case "query":
 			// The calculator's page is opened with it: a query string, never a URL of its own.
@@ -265,9 +265,13 @@ func (s *Schema) validAvatar(a string) bool {
 }
 
 // plainText reports whether s is valid UTF-8 of at most limit characters without control
-// characters (a file name in a title may be in any script, bidirectional marks included).
+// characters other than line breaks and tabs: a calculator's result is its lines of working
+// (features/area/AreaResultPanel.tsx joins them with "\n"), and a file name in a title may be in
+// any script, bidirectional marks included.
 func plainText(s string, limit int) bool {
-	return utf8.ValidString(s) && utf8.RuneCountInString(s) <= limit && !strings.ContainsFunc(s, unicode.IsControl)
+	return utf8.ValidString(s) && utf8.RuneCountInString(s) <= limit && !strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) && r != '\n' && r != '\t'
+	})
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -104,11 +104,13 @@ var schemaCases = []struct {
 
 	{"an entry as the front end writes it", "/history/h1", map[string]any{"tool": "area", "at": time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC), "title": "12.566 m²", "query": "?shape=circle&r=2", "detail": ""}, ""},
 	{"a flip entry", "/history/h2", map[string]any{"tool": "flip", "at": time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC), "title": "photo.jpg", "query": "", "detail": "1600 × 1200 · JPEG · flipped horizontally · 412 kB"}, ""},
+	{"a calculator's lines of working", "/history/h11", map[string]any{"tool": "area", "at": time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC), "title": "Rectangle\nA = l × w = 2 × 3 = 6 m²\nP = 2 × (2 + 3) = 10 m", "query": "?shape=rect&l=2&w=3", "detail": ""}, ""},
 	{"an entry without query and detail", "/history/h3", map[string]any{"tool": "speed", "at": time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC), "title": "10 km/h"}, ""},
 	{"unknown tool", "/history/h4", map[string]any{"tool": "<img>", "at": time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC), "title": "x"}, "tool"},
 	{"time as a string", "/history/h5", map[string]any{"tool": "area", "at": "yesterday", "title": "x"}, "at"},
 	{"no title", "/history/h6", map[string]any{"tool": "area", "at": time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)}, "title"},
 	{"query that is a URL", "/history/h7", map[string]any{"tool": "area", "at": time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC), "title": "x", "query": "javascript:alert(1)"}, "query"},
+	{"a carriage return in a title", "/history/h12", map[string]any{"tool": "area", "at": time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC), "title": "a\rb"}, "title"},
 	{"NUL in a detail", "/history/h8", map[string]any{"tool": "flip", "at": time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC), "title": "x", "detail": "a\x00b"}, "detail"},
 	{"title too long", "/history/h9", map[string]any{"tool": "area", "at": time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC), "title": strings.Repeat("x", MaxEntryTitle+1)}, "title"},
 	{"unknown entry field", "/history/h10", map[string]any{"tool": "area", "at": time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC), "title": "x", "pixels": "…"}, "pixels"},
