@@ -3,10 +3,15 @@ package server
 import (
 	"cmp"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -170,4 +175,45 @@ func pad(n int64) string {
 		b[i] = ' '
 	}
 	return string(b)
+}
+
+// TestEveryBodyThroughTheBudget: readJSON is called by readBody alone, and only the middleware
+// (which wraps every body in http.MaxBytesReader and the budget's release) and body.go touch a
+// request's Body, so every body, the beacon's and the commit's included, is bounded by its size
+// while it is read and by the budget before.
+func TestEveryBodyThroughTheBudget(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatal(files, err)
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.CallExpr:
+					if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "readJSON" && fn.Name.Name != "readBody" {
+						t.Errorf("%s: %s calls readJSON, not readBody: its body would pass the budget by", name, fn.Name.Name)
+					}
+				case *ast.SelectorExpr:
+					if id, ok := n.X.(*ast.Ident); ok && (id.Name == "r" || id.Name == "req") && n.Sel.Name == "Body" &&
+						name != "body.go" && name != "middleware.go" {
+						t.Errorf("%s: %s reads the request's Body itself", name, fn.Name.Name)
+					}
+				}
+				return true
+			})
+		}
+	}
 }
