@@ -51,6 +51,12 @@ type Config struct {
 	// AnalyticsReferrersPerDay is how many distinct referring hosts get rows of their own in
 	// a day; further ones are counted as "(other)".
 	AnalyticsReferrersPerDay int
+	// BodyBudget bounds the request-body bytes all requests together may hold at once, and
+	// BodyBudgetPerUser those of one signed-in user (or one anonymous client address): a
+	// request reserves its declared length (or its endpoint's limit) before reading. Zero is
+	// the default (DefaultBodyBudget, DefaultBodyBudgetPerUser); read them through the
+	// OrDefault methods.
+	BodyBudget, BodyBudgetPerUser int64
 	// TLSCert and TLSKey are the certificate and key files handy serves HTTPS with (reloaded
 	// when they change); empty: plain HTTP, as behind a proxy.
 	TLSCert, TLSKey string
@@ -204,4 +210,26 @@ func (c Config) Logger(w io.Writer) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// The body budgets' defaults: 64 MiB for all requests, 8 MiB (two commits) for one user.
+const (
+	DefaultBodyBudget        = 64 << 20
+	DefaultBodyBudgetPerUser = 8 << 20
+)
+
+// BodyBudgetOrDefault is BodyBudget, or its default when unset.
+func (c Config) BodyBudgetOrDefault() int64 {
+	if c.BodyBudget == 0 {
+		return DefaultBodyBudget
+	}
+	return c.BodyBudget
+}
+
+// BodyBudgetPerUserOrDefault is BodyBudgetPerUser, or its default (at most the total) when unset.
+func (c Config) BodyBudgetPerUserOrDefault() int64 {
+	if c.BodyBudgetPerUser == 0 {
+		return min(DefaultBodyBudgetPerUser, c.BodyBudgetOrDefault())
+	}
+	return c.BodyBudgetPerUser
 }

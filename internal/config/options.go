@@ -110,6 +110,31 @@ func options() []option {
 			c.AnalyticsReferrersPerDay = n
 			return nil
 		}},
+		{"body-budget", "HANDY_BODY_BUDGET", "", "request-body bytes all requests together may hold at once (bytes, or with KiB, MiB or GiB; default 64MiB); a request reserves its declared length before reading its body, and past the budget is answered 429 with Retry-After. Parsing a body takes up to about 24 times its size more (docs/operations.md)", func(c *Config, v string) error {
+			if v == "" {
+				return nil
+			}
+			n, err := parseBytes(v)
+			if err != nil {
+				return err
+			}
+			c.BodyBudget = n
+			return nil
+		}},
+		{"body-budget-per-user", "HANDY_BODY_BUDGET_PER_USER", "", "request-body bytes one signed-in user (or one anonymous client address) may hold at once, within -body-budget (default 8MiB); at least the largest body, 4MiB (a commit)", func(c *Config, v string) error {
+			if v == "" {
+				return nil
+			}
+			n, err := parseBytes(v)
+			if err != nil {
+				return err
+			}
+			if n > c.BodyBudgetOrDefault() {
+				return errors.New("must not exceed -body-budget")
+			}
+			c.BodyBudgetPerUser = n
+			return nil
+		}},
 		{"signup-limit", "HANDY_SIGNUP_LIMIT", "10", "accounts one network (an IPv4 address, an IPv6 /64) may open per hour; sign-ups from all networks together stop at 100 times this", func(c *Config, v string) error {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > 1_000_000 {
@@ -263,4 +288,27 @@ func options() []option {
 			return nil
 		}},
 	}
+}
+
+// MinBodyBudget is the smallest body budget accepted: the largest request body (a commit's)
+// must fit in it, or no commit could ever be admitted.
+const MinBodyBudget = 4 << 20
+
+// parseBytes reads a byte count: a whole number, optionally followed by KiB, MiB or GiB.
+func parseBytes(v string) (int64, error) {
+	unit := int64(1)
+	for _, u := range []struct {
+		suffix string
+		size   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}} {
+		if strings.HasSuffix(v, u.suffix) {
+			v, unit = strings.TrimSuffix(v, u.suffix), u.size
+			break
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 || n > (1<<40)/unit || n*unit < MinBodyBudget {
+		return 0, fmt.Errorf("must be a byte count from %d (4MiB) to 1TiB, such as 64MiB", MinBodyBudget)
+	}
+	return n * unit, nil
 }

@@ -46,8 +46,10 @@ func parseCommitRequest(raw []byte, maxWrites int) (CommitRequest, error) {
 		}
 	}
 	var writes []json.RawMessage
-	if v, ok := top["writes"]; ok && json.Unmarshal(v, &writes) != nil {
-		return req, status.Invalidf("writes must be an array")
+	if v, ok := top["writes"]; ok {
+		if writes, ok = value.DecodeArray(v); !ok {
+			return req, status.Invalidf("writes must be an array")
+		}
 	}
 	if len(writes) > maxWrites {
 		return req, status.Invalidf("a commit has %d writes, more than %d", len(writes), maxWrites)

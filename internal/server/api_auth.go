@@ -21,7 +21,7 @@ type credentials struct {
 
 func (s *Server) readCredentials(w http.ResponseWriter, r *http.Request, signup bool) (account.Credentials, error) {
 	var c credentials
-	if err := readJSON(w, r, jsonOnly, maxJSONBody, &c); err != nil {
+	if err := s.readBody(w, r, "", jsonOnly, maxJSONBody, &c); err != nil {
 		return account.Credentials{}, err
 	}
 	if c.DisplayName != "" && !signup {
@@ -97,7 +97,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) error {
 		CurrentPassword string `json:"currentPassword"`
 		NewPassword     string `json:"newPassword"`
 	}
-	if err := readJSON(w, r, jsonOnly, maxJSONBody, &body); err != nil {
+	if err := s.readBody(w, r, u.ID, jsonOnly, maxJSONBody, &body); err != nil {
 		return err
 	}
 	if err := s.accounts.ChangePassword(r.Context(), u, body.CurrentPassword, body.NewPassword, bearerToken(r), s.clientAddress(r)); err != nil {
@@ -136,7 +136,7 @@ func (s *Server) updateMe(w http.ResponseWriter, r *http.Request) error {
 		Locale      *string        `json:"locale"`
 		Preferences map[string]any `json:"preferences"`
 	}
-	if err := readJSON(w, r, jsonOnly, maxJSONBody, &body); err != nil {
+	if err := s.readBody(w, r, u.ID, jsonOnly, maxJSONBody, &body); err != nil {
 		return err
 	}
 	if body.Locale != nil {
@@ -162,7 +162,7 @@ func (s *Server) deleteMe(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
 		Password string `json:"password"`
 	}
-	if err := readJSON(w, r, jsonOnly, maxJSONBody, &body); err != nil {
+	if err := s.readBody(w, r, u.ID, jsonOnly, maxJSONBody, &body); err != nil {
 		return err
 	}
 	if err := s.accounts.Delete(r.Context(), u, body.Password, s.clientAddress(r)); err != nil {

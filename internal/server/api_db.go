@@ -39,7 +39,7 @@ func (s *Server) dbCommit(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var body []byte
-	if err := readJSON(w, r, jsonOnly, maxCommitBody, &body); err != nil {
+	if err := s.readBody(w, r, u.ID, jsonOnly, maxCommitBody, &body); err != nil {
 		return err
 	}
 	req, err := s.docs.ParseCommitRequest(body)
@@ -63,7 +63,7 @@ func (s *Server) dbQuery(w http.ResponseWriter, r *http.Request) error {
 		Parent          string          `json:"parent"`
 		StructuredQuery json.RawMessage `json:"structuredQuery"`
 	}
-	if err := readJSON(w, r, jsonOnly, maxJSONBody, &body); err != nil {
+	if err := s.readBody(w, r, u.ID, jsonOnly, maxJSONBody, &body); err != nil {
 		return err
 	}
 	q, err := query.Parse(body.Parent, body.StructuredQuery)

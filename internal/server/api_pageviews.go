@@ -17,7 +17,7 @@ var beaconTypes = []string{"text/plain", "application/json"}
 // logged here.
 func (s *Server) pageview(w http.ResponseWriter, r *http.Request) error {
 	var body keysOf[analytics.Beacon]
-	if err := readJSON(w, r, beaconTypes, analytics.MaxBeacon, &body); err != nil {
+	if err := s.readBody(w, r, "", beaconTypes, analytics.MaxBeacon, &body); err != nil {
 		return err
 	}
 	if err := s.analytics.Record(analytics.Hit{Body: body.body, Header: r.Header, Address: s.clientAddress(r)}); err != nil {

@@ -13,7 +13,8 @@ import (
 	"strings"
 )
 
-// Request bodies: every endpoint that takes one reads it with readJSON.
+// Request bodies: every endpoint that takes one reads it with Server.readBody, which reserves
+// it in the body budget and reads it with readJSON.
 const (
 	// maxJSONBody bounds an API request body; the largest is a profile with its avatar.
 	maxJSONBody = 256 << 10
@@ -24,6 +25,36 @@ const (
 
 // jsonOnly is what the API's endpoints accept as a body's media type.
 var jsonOnly = []string{"application/json"}
+
+// readBody reads r's body into dst as readJSON does, for the signed-in user uid ("" for an
+// anonymous request, whose bodies count against its client address). Before a byte is read it
+// reserves the body's declared length (or limit, when none is declared) in the server's body
+// budget, the caller's share and the whole, else refuses with 429 resource-exhausted and
+// Retry-After. Through the middleware the reservation is held until the request ends, so that
+// it covers the handler's parse of the body too.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, uid string, accept []string, limit int64, dst any) error {
+	if r.ContentLength > limit {
+		return readJSON(w, r, accept, limit, dst) // refused unread: 413, or 415
+	}
+	reserve := limit
+	if r.ContentLength >= 0 {
+		reserve = r.ContentLength
+	}
+	owner := "user " + uid
+	if uid == "" {
+		owner = "address " + s.clientAddress(r)
+	}
+	release, err := s.bodies.reserve(owner, reserve)
+	if err != nil {
+		return err
+	}
+	if h, ok := r.Body.(*heldBody); ok {
+		h.keep(release)
+	} else {
+		defer release() // not through the middleware (a handler's unit test): held while reading
+	}
+	return readJSON(w, r, accept, limit, dst)
+}
 
 // readJSON reads r's body into dst. The body must be declared as one of the media types accept
 // (else 415) and be at most limit bytes, which is checked before reading when the length is

@@ -76,7 +76,9 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			return
 		}
 		if r.Body != nil && r.Body != http.NoBody {
-			r.Body = http.MaxBytesReader(sw, r.Body, maxBodyBytes)
+			held := &heldBody{ReadCloser: http.MaxBytesReader(sw, r.Body, maxBodyBytes)}
+			defer held.end() // the body budget's reservation, taken by readJSON
+			r.Body = held
 		}
 		next.ServeHTTP(sw, r)
 	})

@@ -62,7 +62,10 @@ type Server struct {
 	http    *http.Server
 	// shutdownCtx ends when Shutdown begins: long polls answer at once instead of holding it.
 	shutdownCtx context.Context
-	shutdown    context.CancelFunc
+	// bodies bounds the request-body bytes held at once (readJSON reserves, the middleware
+	// releases).
+	bodies   *bodyBudget
+	shutdown context.CancelFunc
 }
 
 // Option adds a dependency to the server.
@@ -98,6 +101,7 @@ func New(cfg config.Config, table *site.Table, dist fs.FS, logger *slog.Logger, 
 		domainErrors:   newDomainErrorTable(table.Limits()),
 		https:          cfg.HTTPS(),
 		clientIPHeader: cfg.ClientIPHeader,
+		bodies:         newBodyBudget(cfg.BodyBudgetOrDefault(), cfg.BodyBudgetPerUserOrDefault()),
 		homes:          make(map[string]string),
 	}
 	if cfg.AdminToken != "" {

@@ -1,11 +1,9 @@
 package value
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -60,8 +58,12 @@ func DecodeFields(raw []byte) (Fields, error) {
 }
 
 type decoder struct {
-	dec  *json.Decoder
-	path []pathElem
+	lex *lexer
+	// limit ends the input's valid prefix (its length when it is valid JSON): the lexer's
+	// counts of elements read no further, so that a capacity never exceeds what is there.
+	limit int
+	raw   []byte
+	path  []pathElem
 }
 
 func newDecoder(raw []byte) (*decoder, error) {
@@ -73,9 +75,25 @@ func newDecoder(raw []byte) (*decoder, error) {
 	if err := checkSurrogates(raw); err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	return &decoder{dec: dec}, nil
+	limit := len(raw)
+	if !json.Valid(raw) {
+		limit = 0
+		var syn *json.SyntaxError
+		if errors.As(json.Unmarshal(raw, new(json.RawMessage)), &syn) {
+			limit = int(min(max(syn.Offset-1, 0), int64(len(raw))))
+		}
+	}
+	return &decoder{lex: &lexer{data: raw}, limit: limit, raw: raw}, nil
+}
+
+// syntaxError describes the input's first syntax error as encoding/json does.
+func (d *decoder) syntaxError() error {
+	var syn *json.SyntaxError
+	if !errors.As(json.Unmarshal(d.raw, new(json.RawMessage)), &syn) || syn.Error() == "unexpected end of JSON input" {
+		return status.Invalidf("invalid JSON: unexpected end of input")
+	}
+	// The offset of the offending byte; encoding/json's is the byte after it.
+	return status.Invalidf("invalid JSON at byte %d: %s", syn.Offset-1, syn.Error())
 }
 
 // checkSurrogates rejects \uD800-\uDFFF escapes that do not form a pair.
@@ -116,8 +134,21 @@ func hex4(b []byte) (rune, bool) {
 	if len(b) < 4 {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(string(b[:4]), 16, 16)
-	return rune(n), err == nil
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
 
 func (d *decoder) fail(format string, args ...any) error {
@@ -129,23 +160,16 @@ func (d *decoder) pop()            { d.path = d.path[:len(d.path)-1] }
 
 // token reads the next token, turning syntax errors into invalid-argument.
 func (d *decoder) token() (json.Token, error) {
-	t, err := d.dec.Token()
-	if err == nil {
-		return t, nil
+	t, err := d.lex.token()
+	if err != nil {
+		return nil, d.syntaxError()
 	}
-	if errors.Is(err, io.EOF) {
-		return nil, status.Invalidf("invalid JSON: unexpected end of input")
-	}
-	var syn *json.SyntaxError
-	if errors.As(err, &syn) {
-		return nil, status.Invalidf("invalid JSON at byte %d: %s", syn.Offset, syn.Error())
-	}
-	return nil, status.Invalidf("invalid JSON: %s", err.Error())
+	return t, nil
 }
 
 // end checks that nothing follows the top-level value.
 func (d *decoder) end() error {
-	if _, err := d.dec.Token(); !errors.Is(err, io.EOF) {
+	if !d.lex.atEnd() {
 		return status.Invalidf("invalid JSON: unexpected data after the value")
 	}
 	return nil
@@ -166,7 +190,7 @@ func (d *decoder) openObject(what string) error {
 // keys calls each for every key of the object just opened, then reads the
 // closing '}'. each must consume the key's value.
 func (d *decoder) keys(each func(key string) error) error {
-	for d.dec.More() {
+	for d.lex.more() {
 		t, err := d.token()
 		if err != nil {
 			return err

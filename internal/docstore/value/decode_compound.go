@@ -49,8 +49,11 @@ func (d *decoder) array(depth int) ([]Value, error) {
 	if t != json.Delim('[') {
 		return nil, d.fail("arrayValue.values must be an array, not %s", describe(t))
 	}
-	var out []Value
-	for i := 0; d.dec.More(); i++ {
+	var out []Value // nil when empty, as before
+	if n := d.lex.count(d.limit); n > 0 {
+		out = make([]Value, 0, n)
+	}
+	for i := 0; d.lex.more(); i++ {
 		d.push(pathElem{index: i, isIndex: true})
 		e, err := d.value(depth+1, true)
 		d.pop()
@@ -68,7 +71,7 @@ func (d *decoder) fields(depth int) (Fields, error) {
 	if err := d.openObject("fields"); err != nil {
 		return nil, err
 	}
-	f := Fields{}
+	f := make(Fields, d.lex.count(d.limit))
 	err := d.keys(func(name string) error {
 		if err := ValidFieldName(name); err != nil {
 			return d.fail("%s", err.Error())

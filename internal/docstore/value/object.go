@@ -1,9 +1,7 @@
 package value
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"slices"
 
 	"handy/internal/docstore/status"
@@ -11,7 +9,8 @@ import (
 
 // DecodeObject decodes raw as a JSON object of the REST API whose keys must be among allowed,
 // naming part in its messages. Unlike encoding/json it refuses a key given twice, which would
-// make the request ambiguous.
+// make the request ambiguous. The values it returns are slices of raw, not copies: a request
+// is split into its parts without holding it twice.
 func DecodeObject(raw json.RawMessage, part string, allowed ...string) (map[string]json.RawMessage, error) {
 	m, dup, ok := objectFields(raw)
 	if !ok {
@@ -29,33 +28,94 @@ func DecodeObject(raw json.RawMessage, part string, allowed ...string) (map[stri
 	return m, nil
 }
 
+// DecodeArray splits raw, a JSON array, into its elements, slices of raw; ok is false when raw
+// is not one.
+func DecodeArray(raw json.RawMessage) (elems []json.RawMessage, ok bool) {
+	if !json.Valid(raw) {
+		return nil, false
+	}
+	i := skipSpace(raw, 0)
+	if raw[i] != '[' {
+		return nil, false
+	}
+	l := lexer{data: raw, pos: i + 1}
+	elems = make([]json.RawMessage, 0, l.count(len(raw)))
+	for i = skipSpace(raw, i+1); raw[i] != ']'; {
+		end := skipValue(raw, i)
+		elems = append(elems, raw[i:end:end])
+		if i = skipSpace(raw, end); raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+	}
+	return elems, true
+}
+
 // objectFields splits a JSON object into its fields, and names a field that appears twice.
 func objectFields(raw json.RawMessage) (m map[string]json.RawMessage, dup string, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	if !json.Valid(raw) {
 		return nil, "", false
 	}
-	m = make(map[string]json.RawMessage)
-	for dec.More() {
-		t, err := dec.Token()
+	i := skipSpace(raw, 0)
+	if raw[i] != '{' {
+		return nil, "", false
+	}
+	l := lexer{data: raw, pos: i + 1}
+	m = make(map[string]json.RawMessage, l.count(len(raw)))
+	for i = skipSpace(raw, i+1); raw[i] != '}'; {
+		l := lexer{data: raw, pos: i}
+		t, err := l.str()
 		if err != nil {
-			return nil, "", false
+			return nil, "", false // not reached: raw is valid
 		}
-		k, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, "", false
-		}
+		k := t.(string)
+		i = skipSpace(raw, skipSpace(raw, l.pos)+1) // past the ':'
+		end := skipValue(raw, i)
 		if _, seen := m[k]; seen && dup == "" {
 			dup = k
 		}
-		m[k] = v
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, "", false
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, "", false // something after the object
+		m[k] = raw[i:end:end]
+		if i = skipSpace(raw, end); raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
 	}
 	return m, dup, true
+}
+
+func skipSpace(raw []byte, i int) int {
+	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the end of the value of valid JSON that starts at raw[i].
+func skipValue(raw []byte, i int) int {
+	depth := 0
+	for ; i < len(raw); i++ {
+		switch raw[i] {
+		case '"':
+			for i++; raw[i] != '"'; i++ {
+				if raw[i] == '\\' {
+					i++
+				}
+			}
+			if depth == 0 {
+				return i + 1
+			}
+		case '[', '{':
+			depth++
+		case ']', '}':
+			if depth == 0 {
+				return i // the end of a scalar, the last of its container
+			}
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return i
 }

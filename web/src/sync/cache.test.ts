@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Cache, type RemoteChange } from './cache';
+import { Cache, MAX_GROUP_WRITES, splitWrites, type RemoteChange } from './cache';
 import { messages } from './errors';
 import { fromFields, toFields } from './values';
-import type { Write } from './writes';
+import { toServer, type Write } from './writes';
 
 let n = 0;
 const opened: Cache[] = [];
@@ -199,5 +199,35 @@ describe('Cache', () => {
     expect(await c.claim('u2')).toBe(1);
     expect(await c.pending()).toEqual([]);
     expect((await c.state()).owner).toBe('u2');
+  });
+});
+
+describe('splitWrites', () => {
+  // The heaviest history entries the schema lets through (internal/account/schema.go): a title
+  // and a detail of 1,000 characters of 3 UTF-8 bytes each, a query of 8,192 bytes that JSON
+  // escapes to twice as many.
+  const heavy = (i: number): Write => ({
+    kind: 'set',
+    path: `users/u1/history/${String(i).padStart(20, '0')}`,
+    fields: toFields({ tool: 'area', at: new Date(0), title: '€'.repeat(1000), detail: '€'.repeat(1000), query: '?' + '"'.repeat(8191) }),
+  });
+  const maxCommitBody = 4 << 20; // internal/server/body.go
+
+  it('keeps every commit of the heaviest writes under the server body limit, in order', () => {
+    const writes = Array.from({ length: 2 * MAX_GROUP_WRITES }, (_, i) => heavy(i));
+    const batches = splitWrites(writes);
+    expect(batches.length).toBeGreaterThan(2);
+    expect(batches.flat()).toEqual(writes);
+    for (const batch of batches) {
+      expect(batch.length).toBeLessThanOrEqual(MAX_GROUP_WRITES);
+      const body = JSON.stringify({ writes: batch.map(toServer), clientId: 'c'.repeat(36), batchId: String(2 ** 53) });
+      expect(new TextEncoder().encode(body).length).toBeLessThanOrEqual(maxCommitBody);
+    }
+  });
+
+  it('keeps small writes together up to the commit limit of writes', () => {
+    const writes: Write[] = Array.from({ length: MAX_GROUP_WRITES + 1 }, (_, i) => ({ kind: 'delete', path: `users/u1/history/h${i}` }));
+    expect(splitWrites(writes).map((b) => b.length)).toEqual([MAX_GROUP_WRITES, 1]);
+    expect(splitWrites([])).toEqual([]);
   });
 });

@@ -64,9 +64,32 @@ interface State {
   alone?: number;
 }
 
-/** The most writes one commit may carry (the server's limit, site.json's), and a bound on its body. */
+/** The most writes one commit may carry (the server's limit, site.json's), and a bound on its
+ * body: the JSON of a group's writes, in UTF-16 code units, at most 3 UTF-8 bytes each, keeps a
+ * commit's body near 3 MB at worst, under the server's 4 MiB (docs/decisions.md). */
 export const MAX_GROUP_WRITES: number = limits.maxWritesPerCommit;
-const MAX_GROUP_BYTES = 1_000_000;
+export const MAX_GROUP_BYTES = 1_000_000;
+
+/** Splits writes into batches the outbox sends whole: each at most MAX_GROUP_WRITES writes and
+ * MAX_GROUP_BYTES of JSON, as the outbox measures a group, so that a batch never makes a
+ * commit larger than the server takes (the outbox sends a batch alone when it is larger). */
+export function splitWrites(writes: Write[]): Write[][] {
+  const batches: Write[][] = [];
+  let batch: Write[] = [];
+  let bytes = 1; // "[" and "]", less the last ","
+  for (const w of writes) {
+    const size = JSON.stringify(w).length + 1;
+    if (batch.length > 0 && (batch.length >= MAX_GROUP_WRITES || bytes + size > MAX_GROUP_BYTES)) {
+      batches.push(batch);
+      batch = [];
+      bytes = 1;
+    }
+    batch.push(w);
+    bytes += size;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
 
 interface Schema extends DBSchema {
   remote: { key: string; value: RemoteDoc; indexes: { parent: string; usedAt: number } };

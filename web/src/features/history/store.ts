@@ -1,12 +1,10 @@
 // The history over the data layer: the anonymous visitor's device-only copy, or the signed-in
 // account's synced users/{uid}/history. Both are the same documents; only the client differs.
+import { splitWrites } from '../../sync/cache';
 import type { SyncStatus } from '../../sync/client';
 import type { LocalClient } from '../../sync/local';
 import { entryFields, entryOf, entryPath, historyCollection, localOwner } from './logic/documents';
 import { newestFirst, repeatsNewest, type HistoryEntry } from './logic/entries';
-
-/** The commit limit: clearing or moving a long history goes in batches of this many. */
-const batchSize = 500;
 
 /** Where the entries are kept: this browser, the account (synced), or this tab's memory only. */
 export type Where = 'device' | 'account' | 'memory';
@@ -37,8 +35,9 @@ export function historyStore(client: LocalClient, where: Where, uid: string = lo
     return newestFirst(docs.flatMap((d) => entryOf(d.path, d.fields) ?? []));
   };
   const put = async (list: HistoryEntry[]) => {
-    for (let i = 0; i < list.length; i += batchSize) {
-      await client.write(list.slice(i, i + batchSize).map((e) => ({ kind: 'set', path: entryPath(uid, e.id), fields: entryFields(e) })));
+    // Moving or restoring a long history goes in batches a commit takes whole.
+    for (const batch of splitWrites(list.map((e) => ({ kind: 'set', path: entryPath(uid, e.id), fields: entryFields(e) })))) {
+      await client.write(batch);
     }
   };
   return {
@@ -55,8 +54,8 @@ export function historyStore(client: LocalClient, where: Where, uid: string = lo
     restore: put,
     async clear() {
       const all = await entries();
-      for (let i = 0; i < all.length; i += batchSize) {
-        await client.write(all.slice(i, i + batchSize).map((e) => ({ kind: 'delete', path: entryPath(uid, e.id) })));
+      for (const batch of splitWrites(all.map((e) => ({ kind: 'delete', path: entryPath(uid, e.id) })))) {
+        await client.write(batch);
       }
     },
     subscribe: (fn) => client.subscribe(fn),
