@@ -95,7 +95,19 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1
 	}
-	go accounts.PruneLoop(ctx) // expired sessions, spent limits, old networks and failures
+	// Expired sessions, spent limits, old networks and failures. Stopped and waited for before
+	// the store closes, on every way out of run: a prune still running then failed on the
+	// closed database and logged after run had returned (a race in TestNotBuilt).
+	pruneCtx, stopPrune := context.WithCancel(ctx)
+	pruned := make(chan struct{})
+	go func() {
+		defer close(pruned)
+		accounts.PruneLoop(pruneCtx)
+	}()
+	defer func() {
+		stopPrune()
+		<-pruned
+	}()
 	pageviews, err := analytics.New(ctx, st, table, cfg.PublicURL, analytics.WithLogger(logger),
 		analytics.WithRetention(cfg.AnalyticsRetention), analytics.WithBudget(cfg.AnalyticsViewsPerMinute, cfg.AnalyticsBudgetVisitors),
 		analytics.WithReferrersPerDay(cfg.AnalyticsReferrersPerDay))
