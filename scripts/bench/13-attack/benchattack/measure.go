@@ -78,7 +78,8 @@ type latencies struct {
 	mu       sync.Mutex
 	ms       []float64
 	failures int
-	refused  int // 429s met on the way (the light user retries them)
+	refused  int            // 429s met on the way (the light user retries them)
+	why      map[string]int // their messages
 }
 
 func (l *latencies) add(d time.Duration, ok bool) {
@@ -152,10 +153,14 @@ func lightUser(ctx context.Context, base string, a *account, rate int, lat *late
 			start := time.Now()
 			giveUp := start.Add(60 * time.Second)
 			for {
-				status, _, wait, err := do(context.Background(), c, http.MethodPost, base+"/api/v1/db/commit", a.Token, body)
+				status, data, wait, err := do(context.Background(), c, http.MethodPost, base+"/api/v1/db/commit", a.Token, body)
 				if err == nil && status == http.StatusTooManyRequests && time.Now().Before(giveUp) {
 					lat.mu.Lock()
 					lat.refused++
+					if lat.why == nil {
+						lat.why = map[string]int{}
+					}
+					lat.why[errorMessage(data)]++
 					lat.mu.Unlock()
 					time.Sleep(min(max(wait, 100*time.Millisecond), time.Second))
 					continue

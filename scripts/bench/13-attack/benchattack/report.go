@@ -89,6 +89,6 @@ func cmdReport(args []string) error {
 			fmt.Printf("\n- %s: %s", r.Attack, r.Note)
 		}
 	}
-	fmt.Printf("\n\nbenchattack: %d attacks and the reference, %d goals missed of %d\n", len(rows)-1, misses, 4*len(rows))
+	fmt.Printf("\n\nbenchattack: %d rows, %d goals missed of %d\n", len(rows), misses, 4*len(rows))
 	return nil
 }

@@ -145,6 +145,9 @@ func cmdRun(args []string) error {
 	res.LightP50, res.LightP95 = commits.percentile(50), commits.percentile(95)
 	res.LightN, res.LightFailed, res.Light429 = len(commits.ms), commits.failures, commits.refused
 	res.Outcomes = ar.Outcomes
+	if len(commits.why) > 0 {
+		res.Note = strings.TrimPrefix(res.Note+"; the light user's 429s: "+describe(commits.why), "; ")
+	}
 	if ar.Note != "" {
 		res.Note = strings.TrimPrefix(res.Note+"; "+ar.Note, "; ")
 	}
