@@ -212,9 +212,9 @@ func (c Config) Logger(w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-// The body budgets' defaults: 64 MiB for all requests, 8 MiB (two commits) for one user.
+// The body budgets' defaults: 16 MiB for all requests (four full commits), 8 MiB (two commits) for one user.
 const (
-	DefaultBodyBudget        = 64 << 20
+	DefaultBodyBudget        = 16 << 20
 	DefaultBodyBudgetPerUser = 8 << 20
 )
 

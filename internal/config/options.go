@@ -110,7 +110,7 @@ func options() []option {
 			c.AnalyticsReferrersPerDay = n
 			return nil
 		}},
-		{"body-budget", "HANDY_BODY_BUDGET", "", "request-body bytes all requests together may hold at once (bytes, or with KiB, MiB or GiB; default 64MiB); a request reserves its declared length before reading its body, and past the budget is answered 429 with Retry-After. Parsing a body takes up to about 24 times its size more (docs/operations.md)", func(c *Config, v string) error {
+		{"body-budget", "HANDY_BODY_BUDGET", "", "request-body bytes all requests together may hold at once (bytes, or with KiB, MiB or GiB; default 16MiB, and a quarter more for bodies of at most 64KiB); a request reserves its declared length before reading its body, and past the budget is answered 429 with Retry-After. Parsing a body takes up to about 24 times its size more (docs/operations.md)", func(c *Config, v string) error {
 			if v == "" {
 				return nil
 			}
