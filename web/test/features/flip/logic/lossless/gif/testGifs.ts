@@ -175,6 +175,7 @@ export interface ShownFrame {
   transparent: number | null;
   local: boolean;
   interlaced: boolean;
+  minCodeSize: number;
   palette: Uint8Array;
   /** The frame alone on the whole screen: RGBA, 0 where it draws nothing (outside or transparent). */
   layer: Pixels;
@@ -206,6 +207,7 @@ export function show(bytes: Uint8Array): Shown {
       transparent: info.transparent_index,
       local: info.has_local_palette,
       interlaced: info.interlaced,
+      minCodeSize: bytes[info.data_offset],
       palette: bytes.slice(at, at + (info.palette_size ?? 0) * 3),
       layer: { width: reader.width, height: reader.height, data },
     });
@@ -278,7 +280,7 @@ export function expectLossless(input: Uint8Array, t: Transform, crop?: Box): Uin
     const a = after.frames[i];
     const frame = `${name}, frame ${i + 1}`;
     expect(Buffer.from(a.palette).equals(Buffer.from(b.palette)), `${frame}: colour table`).toBe(true);
-    expect({ local: a.local, delay: a.delay, interlaced: a.interlaced }, frame).toEqual({ local: b.local, delay: b.delay, interlaced: false });
+    expect({ local: a.local, delay: a.delay, interlaced: a.interlaced, minCodeSize: a.minCodeSize }, frame).toEqual({ local: b.local, delay: b.delay, interlaced: false, minCodeSize: b.minCodeSize });
     const rect = expectedRect(b, before, box, t);
     if (rect) {
       expect({ x: a.x, y: a.y, width: a.width, height: a.height }, frame).toEqual(rect);
