@@ -99,6 +99,8 @@ describe('lossless GIF: a frame whose data ends early', () => {
     check({ width: 6, height: 4, minCodeSize: 2, globalTable: palette(4, 1), frames: [{ ...frame, indices, transparent: 1 }] }, 1);
     const out = check({ version: 'GIF87a', width: 6, height: 4, minCodeSize: 2, globalTable: palette(4, 1), frames: [{ width: 6, height: 4, indices }] }, 2);
     expect(Buffer.from(out.subarray(0, 6)).toString('latin1')).toBe('GIF89a');
+    // A transparent index that 2-bit codes cannot hold marks nothing: an unused colour instead.
+    check({ width: 6, height: 4, minCodeSize: 2, globalTable: palette(4, 1), frames: [{ ...frame, indices, transparent: 200 }] }, 2);
   });
 
   it('refused when every colour is in use', () => {

@@ -44,7 +44,10 @@ export function rewriteImage(image: Image, n: number, c: FrameContext): Rewritte
   let addedControl = false;
   if (result.decoded < indices.length) {
     const colours = image.localTable ? image.localTable.length / 3 : c.globalColours || 256;
-    const fill = control && control.packed & TRANSPARENT ? control.transparentIndex : unused(indices.subarray(0, result.decoded), Math.min(colours, 1 << image.minCodeSize));
+    // An index is only usable below the clear code: a transparent index past it marks nothing.
+    const codable = 1 << image.minCodeSize;
+    const own = control && control.packed & TRANSPARENT && control.transparentIndex < codable ? control.transparentIndex : undefined;
+    const fill = own ?? unused(indices.subarray(0, result.decoded), Math.min(colours, codable));
     if (fill === undefined) {
       return { reason: 'damaged', detail: `image ${n}'s data ends after ${result.decoded} of its ${indices.length} pixels, and every colour is in use, so the rest cannot be left transparent` };
     }

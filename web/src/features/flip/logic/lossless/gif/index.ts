@@ -43,7 +43,7 @@ function flip(bytes: Uint8Array, transform: Transform, crop: Rect | undefined, l
   if ('reason' in gif) return { ok: false, ...gif };
   const screen = { x: 0, y: 0, width: gif.width, height: gif.height };
   const box = crop ?? screen;
-  if (![box.x, box.y, box.width, box.height].every(Number.isInteger) || intersect(box, screen)?.width !== box.width || intersect(box, screen)?.height !== box.height) {
+  if (!isWithin(box, screen)) {
     return { ok: false, reason: 'badCrop', detail: `the crop ${box.width}×${box.height} at (${box.x}, ${box.y}) is not whole pixels within the ${gif.width}×${gif.height} screen` };
   }
   const pixels = decodedPixels(gif);
@@ -71,6 +71,12 @@ function flip(bytes: Uint8Array, transform: Transform, crop: Rect | undefined, l
   head.set([size.width & 0xff, size.width >> 8, size.height & 0xff, size.height >> 8, gif.packed, gif.background, aspect(gif.aspect, transform)], 6);
   const parts = [head, ...(gif.globalTable ? [gif.globalTable] : []), ...body, Uint8Array.of(TRAILER)];
   return { ok: true, bytes: concat(parts), ...size, frames: gif.frames };
+}
+
+/** Whether `box` is whole pixels, not empty, and inside `screen`. */
+function isWithin(box: Rect, screen: Rect): boolean {
+  const inside = intersect(box, screen);
+  return [box.x, box.y, box.width, box.height].every(Number.isInteger) && inside?.width === box.width && inside.height === box.height;
 }
 
 /**
