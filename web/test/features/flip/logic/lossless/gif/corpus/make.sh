@@ -34,3 +34,9 @@ $convert -size 33x21 pattern:checkerboard -colors 2 GIF87:still87.gif
 
 # A still 256-colour image, larger, for the size ratio.
 $convert -seed 3 -size 240x160 plasma:fractal -colors 256 still256.gif
+
+# Two lossless transforms by gifsicle (Debian's gifsicle package), a second opinion on where
+# each frame goes: the tests compare their frames with ours.
+mkdir -p gifsicle
+/usr/bin/gifsicle --rotate-90 ball.gif > gifsicle/ball-r1.gif
+/usr/bin/gifsicle --flip-vertical plasma-interlaced.gif > gifsicle/plasma-interlaced-r2m.gif
