@@ -1,11 +1,11 @@
 // The block structure of a GIF (87a and 89a), read without decoding any image: the logical
 // screen, the colour tables, each image's descriptor with the graphic control that applies to
-// it, and every other extension as its bytes. Everything is a view into the input; a file that
+// it, and the other extensions as their bytes. Everything is a view into the input; a file that
 // ends inside a block, or a block that cannot be what it says, is a failure with a reason,
 // never an exception.
 import { hasAscii, u16, u8 } from '../../../../../lib/image/bytes';
 
-export type GifFailure = { reason: 'notGif' | 'truncated' | 'damaged'; detail: string };
+export type GifFailure = { reason: 'notGif' | 'truncated' | 'damaged' | 'tooLarge'; detail: string };
 
 /** A graphic control extension's fields, as stored. */
 export interface Control {
@@ -32,10 +32,12 @@ export interface Image {
   control: Control | undefined;
 }
 
-/** Any other extension, kept as its bytes: introducer, label, sub-blocks and terminator. */
-export interface Extension {
-  kind: 'extension';
-  label: number;
+/**
+ * Extensions kept as they are (all but graphic controls and plain text), one after another in
+ * the file: each one's introducer, label, sub-blocks and terminator.
+ */
+export interface Extensions {
+  kind: 'extensions';
   bytes: Uint8Array;
 }
 
@@ -49,7 +51,7 @@ export interface Gif {
   background: number;
   aspect: number;
   globalTable: Uint8Array | undefined;
-  blocks: (Image | Extension)[];
+  blocks: (Image | Extensions)[];
   frames: number;
 }
 
@@ -78,7 +80,12 @@ export function skipSubBlocks(b: Uint8Array, at: number): number | undefined {
 
 const truncated = (what: string): GifFailure => ({ reason: 'truncated', detail: `the file ends inside ${what}` });
 
-export function parseGif(b: Uint8Array): Gif | GifFailure {
+/**
+ * `maxPixels` bounds what decoding the frames will cost: each counts the screen's pixels, or its
+ * own when it is larger (its data runs over all of them). A file past it is refused at the frame
+ * that passes it, before any more is read or kept.
+ */
+export function parseGif(b: Uint8Array, maxPixels: number): Gif | GifFailure {
   const version = hasAscii(b, 0, 'GIF87a') ? 'GIF87a' : hasAscii(b, 0, 'GIF89a') ? 'GIF89a' : undefined;
   if (!version) return { reason: 'notGif', detail: 'no GIF87a or GIF89a signature' };
   const packed = u8(b, 10);
@@ -99,6 +106,7 @@ export function parseGif(b: Uint8Array): Gif | GifFailure {
     frames: 0,
   };
   let control: Control | undefined;
+  let cost = 0;
   let pos = globalEnd;
   // A file may stop after any whole block without its trailer, or go on with bytes that are no
   // block; browsers show what came before either, and so the result ends there too.
@@ -108,12 +116,19 @@ export function parseGif(b: Uint8Array): Gif | GifFailure {
       const label = u8(b, at + 1);
       const end = label === undefined ? undefined : skipSubBlocks(b, at + 2);
       if (label === undefined || end === undefined) return truncated(`an extension at byte ${at}`);
+      const last = gif.blocks.at(-1);
       if (label === GRAPHIC_CONTROL) {
         // One sub-block of 4 bytes: packed fields, delay, transparent index. A shorter one
         // controls nothing (browsers ignore it too).
         if (b[at + 2] >= 4) control = { packed: b[at + 3], delay: u16(b, at + 4, true)!, transparentIndex: b[at + 6] };
+      } else if (label === PLAIN_TEXT) {
+        // Dropped (see index.ts); a graphic control before it still applies to the next image,
+        // as in browsers, which skip plain text.
+      } else if (last?.kind === 'extensions' && last.bytes.byteOffset + last.bytes.length === b.byteOffset + at) {
+        // Extensions in a row are one view, so that a file of many small ones is not as many objects.
+        last.bytes = b.subarray(last.bytes.byteOffset - b.byteOffset, end);
       } else {
-        gif.blocks.push({ kind: 'extension', label, bytes: b.subarray(at, end) });
+        gif.blocks.push({ kind: 'extensions', bytes: b.subarray(at, end) });
       }
       pos = end;
       continue;
@@ -143,12 +158,17 @@ export function parseGif(b: Uint8Array): Gif | GifFailure {
     control = undefined;
     gif.frames++;
     pos = end;
+    const image = gif.blocks.at(-1) as Image;
+    if (gif.frames === 1 && (gif.width === 0 || gif.height === 0)) {
+      // A screen given as 0×0 is the first image's extent, as decoders take it.
+      gif.width = image.left + image.width;
+      gif.height = image.top + image.height;
+    }
+    cost += Math.max(gif.width * gif.height, image.width * image.height);
+    if (cost > maxPixels) {
+      return { reason: 'tooLarge', detail: `with frame ${gif.frames} of ${gif.width}×${gif.height}, ${cost} pixels to decode, more than the ${maxPixels} allowed` };
+    }
   }
-  const first = gif.blocks.find((block) => block.kind === 'image');
-  if (!first) return { reason: 'damaged', detail: 'no image in the file' };
-  if (gif.width === 0 || gif.height === 0) {
-    gif.width = first.left + first.width;
-    gif.height = first.top + first.height;
-  }
+  if (gif.frames === 0) return { reason: 'damaged', detail: 'no image in the file' };
   return gif;
 }

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { identity, parseTransformKey } from '../../../../../lib/image/transform';
 import { flipped, makeGif, palette, picture, show, type TestGif } from '../../../../../../test/features/flip/logic/lossless/gif/testGifs';
+import { parseGif } from './blocks';
 import { flipGifLossless, type GifResult } from './index';
 
 const limits = { maxPixels: 1e9 };
@@ -115,7 +116,19 @@ describe('lossless GIF: bounds', () => {
     expect(flipGifLossless(gif, identity, undefined, { maxPixels: 216 }).ok).toBe(true);
     const r = flipGifLossless(gif, identity, undefined, { maxPixels: 215 });
     expectReason(r, 'tooLarge');
-    expect(r.ok || r.detail).toBe('2 frames of 12×9 are 216 pixels to decode, more than the 215 allowed');
+    expect(r.ok || r.detail).toBe('with frame 2 of 12×9, 216 pixels to decode, more than the 215 allowed');
+  });
+
+  it('keeps extensions in a row as one view, so that many small ones are not many objects', () => {
+    const gif = makeGif(small);
+    const comments = new Uint8Array(30_000).map((_, i) => [0x21, 0xfe, 0][i % 3]);
+    const at = 13 + 24;
+    const padded = Uint8Array.from([...gif.subarray(0, at), ...comments, ...gif.subarray(at)]);
+    const parsed = parseGif(padded, 1e9);
+    if ('reason' in parsed) throw new Error(parsed.detail);
+    // The comments with the loop and the comment after them; then two images.
+    expect(parsed.blocks.map((b) => b.kind)).toEqual(['extensions', 'image', 'image']);
+    expect(Buffer.from(flipped(padded, identity).bytes).includes(Buffer.from(comments))).toBe(true);
   });
 
   it('counts a frame larger than the screen at its own size', () => {

@@ -7,7 +7,7 @@
 // cannot be turned, and no browser draws them, so what a browser shows is unchanged.
 import { concat } from '../../../../../lib/image/bytes';
 import { outputSize, swapsAxes, type Transform } from '../../../../../lib/image/transform';
-import { parseGif, PLAIN_TEXT, TRAILER, type Gif, type GifFailure } from './blocks';
+import { parseGif, TRAILER, type GifFailure } from './blocks';
 import { rewriteImage, type FrameContext } from './frame';
 import { intersect, type Rect } from './geometry';
 import { LzwEncoder } from './lzw';
@@ -19,7 +19,7 @@ export interface GifLimits {
   maxPixels: number;
 }
 
-export type GifReason = GifFailure['reason'] | 'tooLarge' | 'badCrop';
+export type GifReason = GifFailure['reason'] | 'badCrop';
 
 export type GifResult =
   | { ok: true; bytes: Uint8Array; width: number; height: number; frames: number }
@@ -39,16 +39,12 @@ export function flipGifLossless(bytes: Uint8Array, transform: Transform, crop: R
 }
 
 function flip(bytes: Uint8Array, transform: Transform, crop: Rect | undefined, limits: GifLimits): GifResult {
-  const gif = parseGif(bytes);
+  const gif = parseGif(bytes, limits.maxPixels);
   if ('reason' in gif) return { ok: false, ...gif };
   const screen = { x: 0, y: 0, width: gif.width, height: gif.height };
   const box = crop ?? screen;
   if (!isWithin(box, screen)) {
     return { ok: false, reason: 'badCrop', detail: `the crop ${box.width}×${box.height} at (${box.x}, ${box.y}) is not whole pixels within the ${gif.width}×${gif.height} screen` };
-  }
-  const pixels = decodedPixels(gif);
-  if (pixels > limits.maxPixels) {
-    return { ok: false, reason: 'tooLarge', detail: `${gif.frames} frames of ${gif.width}×${gif.height} are ${pixels} pixels to decode, more than the ${limits.maxPixels} allowed` };
   }
   const size = outputSize(transform, box.width, box.height);
   const context: FrameContext = { bytes, box, transform, encoder: new LzwEncoder(), globalColours: (gif.globalTable?.length ?? 0) / 3 };
@@ -56,8 +52,8 @@ function flip(bytes: Uint8Array, transform: Transform, crop: Rect | undefined, l
   let addedControl = false;
   let n = 0;
   for (const block of gif.blocks) {
-    if (block.kind === 'extension') {
-      if (block.label !== PLAIN_TEXT) body.push(block.bytes);
+    if (block.kind === 'extensions') {
+      body.push(block.bytes);
       continue;
     }
     const frame = rewriteImage(block, ++n, context);
@@ -77,16 +73,6 @@ function flip(bytes: Uint8Array, transform: Transform, crop: Rect | undefined, l
 function isWithin(box: Rect, screen: Rect): boolean {
   const inside = intersect(box, screen);
   return [box.x, box.y, box.width, box.height].every(Number.isInteger) && inside?.width === box.width && inside.height === box.height;
-}
-
-/**
- * What decoding costs: each frame is decoded in full (its data runs over all of its pixels)
- * into a buffer of its own size, and a frame larger than the screen costs its own size.
- */
-function decodedPixels(gif: Gif): number {
-  let total = 0;
-  for (const b of gif.blocks) if (b.kind === 'image') total += Math.max(gif.width * gif.height, b.width * b.height);
-  return total;
 }
 
 /**
