@@ -107,6 +107,9 @@ export function parseGif(b: Uint8Array, maxPixels: number): Gif | GifFailure {
   };
   let control: Control | undefined;
   let cost = 0;
+  // Where the last kept extension ends: one that starts there joins it in one view, so that a
+  // file of many small extensions is not as many objects.
+  let keptUntil = -1;
   let pos = globalEnd;
   // A file may stop after any whole block without its trailer, or go on with bytes that are no
   // block; browsers show what came before either, and so the result ends there too.
@@ -124,11 +127,10 @@ export function parseGif(b: Uint8Array, maxPixels: number): Gif | GifFailure {
       } else if (label === PLAIN_TEXT) {
         // Dropped (see index.ts); a graphic control before it still applies to the next image,
         // as in browsers, which skip plain text.
-      } else if (last?.kind === 'extensions' && last.bytes.byteOffset + last.bytes.length === b.byteOffset + at) {
-        // Extensions in a row are one view, so that a file of many small ones is not as many objects.
-        last.bytes = b.subarray(last.bytes.byteOffset - b.byteOffset, end);
       } else {
-        gif.blocks.push({ kind: 'extensions', bytes: b.subarray(at, end) });
+        if (last?.kind === 'extensions' && keptUntil === at) last.bytes = b.subarray(at - last.bytes.length, end);
+        else gif.blocks.push({ kind: 'extensions', bytes: b.subarray(at, end) });
+        keptUntil = end;
       }
       pos = end;
       continue;
@@ -138,12 +140,12 @@ export function parseGif(b: Uint8Array, maxPixels: number): Gif | GifFailure {
     const tableEnd = at + 10 + tableBytes(imagePacked);
     const minCodeSize = u8(b, tableEnd);
     if (minCodeSize === undefined) return truncated(`image ${gif.frames + 1}'s colour table`);
-    // The specification allows 2 to 8 (a 2-colour image still uses 2); 12-bit codes could not
-    // hold more, and none of it could index a colour table.
+    // The specification allows 2 to 8 (a 2-colour image still uses 2): the indices are of a
+    // table of at most 256 colours.
     if (minCodeSize < 2 || minCodeSize > 8) return { reason: 'damaged', detail: `image ${gif.frames + 1} has an LZW minimum code size of ${minCodeSize}, not 2 to 8` };
     const end = skipSubBlocks(b, tableEnd + 1);
     if (end === undefined) return truncated(`image ${gif.frames + 1}'s data`);
-    gif.blocks.push({
+    const image: Image = {
       kind: 'image',
       left: u16(b, at + 1, true)!,
       top: u16(b, at + 3, true)!,
@@ -154,15 +156,16 @@ export function parseGif(b: Uint8Array, maxPixels: number): Gif | GifFailure {
       minCodeSize,
       dataAt: tableEnd + 1,
       control,
-    });
+    };
+    gif.blocks.push(image);
     control = undefined;
     gif.frames++;
     pos = end;
-    const image = gif.blocks.at(-1) as Image;
     if (gif.frames === 1 && (gif.width === 0 || gif.height === 0)) {
       // A screen given as 0×0 is the first image's extent, as decoders take it.
       gif.width = image.left + image.width;
       gif.height = image.top + image.height;
+      if (gif.width === 0 || gif.height === 0) return { reason: 'damaged', detail: 'the screen and the first image are empty' };
     }
     cost += Math.max(gif.width * gif.height, image.width * image.height);
     if (cost > maxPixels) {
