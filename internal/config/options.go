@@ -135,7 +135,7 @@ func options() []option {
 			c.BodyBudgetPerUser = n
 			return nil
 		}},
-		{"storage-quota", "HANDY_STORAGE_QUOTA", "64MiB", "bytes each account's documents may take, index rows included (bytes, or with KiB, MiB or GiB; at least 4MiB; 0: no quota); a commit that would go past it is refused (429 resource-exhausted) until the user deletes something. A full account (10,000 history entries and a profile with its avatar) takes about 15MiB (docs/operations.md)", func(c *Config, v string) error {
+		{"storage-quota", "HANDY_STORAGE_QUOTA", "64MiB", "bytes each account's documents may take, index rows included (bytes, or with KiB, MiB or GiB; at least 4MiB; 0: no quota); a commit that would go past it is refused (429 resource-exhausted) until the user deletes something. A full account (10,000 history entries and a profile with its avatar) takes about 12MB (docs/operations.md)", func(c *Config, v string) error {
 			if v == "0" {
 				c.StorageQuota = 0
 				return nil

@@ -11,9 +11,10 @@ import (
 	"handy/internal/store"
 )
 
-// DefaultStorageQuota is the bytes (storedSize) one owner's documents may take: a full account
-// (10,000 history entries of about 1.5 KB with their index rows, and a profile with a 200 kB
-// avatar: about 15 MB) fits four times over; docs/operations.md has the figures.
+// DefaultStorageQuota is the bytes (storedSize) one owner's documents may take, 64 MiB: a full
+// account (10,000 calculator entries of about 1.2 KB with their index rows, and a profile with
+// a 200 kB avatar: about 12 MB) fits five times over, and 10,000 entries of up to 6.6 KB each
+// fit; docs/operations.md has the figures.
 const DefaultStorageQuota = 64 << 20
 
 // WithStorageQuota sets the bytes each owner's documents may take (storedSize); a commit that
