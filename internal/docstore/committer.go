@@ -16,10 +16,12 @@ const (
 	// can end the wait), which is the back-pressure on writers.
 	queueSize = 4096
 	// maxGroupWrites and maxGroupCost stop a group from growing, so that one transaction stays
-	// short: 2,000 cost units are about 0.3 s of SQLite on two busy cores (BenchmarkCommitCost).
-	// A group's first batch always goes, however costly (at most MaxCommitCost).
+	// short: 500 cost units (a full batch of small writes) are about 80 ms of SQLite on two busy
+	// cores (BenchmarkCommitCost), so that a light commit grouped with others waits little, and
+	// a costlier batch goes in a group of its own (fairqueue.go). A group's first batch always
+	// goes, however costly (at most MaxCommitCost).
 	maxGroupWrites = 2000
-	maxGroupCost   = 2000
+	maxGroupCost   = 500
 	// groupTimeout bounds one group's transaction, so that a stuck database fails the waiting
 	// commits (unavailable) instead of holding them for ever.
 	groupTimeout = 30 * time.Second

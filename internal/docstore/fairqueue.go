@@ -5,17 +5,19 @@ package docstore
 // batches keep their order (exactly-once and the caller's reads depend on it); different
 // callers' batches touch different documents (users/{caller}), so their order is free.
 //
-// Every group starts with the caller first in the ring and takes one batch per caller in ring
-// order, round after round, as long as the group's cost and writes stay within their bounds (a
-// batch that does not fit waits for a later group, and the others still go); then the caller
-// that went first moves to the back. A caller with a batch queued is thus first in a group
-// within as many groups as there are callers ahead of it, each bounded by maxGroupCost (or by
-// one batch of at most MaxCommitCost): a light caller behind one heavy caller's backlog waits
-// for at most the group in progress and one more.
+// Every group starts with the caller first in the ring, after the caller that went first in the
+// group before has moved to the back, and takes one batch per caller in ring order, round after
+// round, as long as the group's cost and writes stay within their bounds (a batch that does not
+// fit waits for a later group, and the others still go). A caller with a batch queued is thus
+// first in a group within as many groups as there are callers ahead of it, each bounded by
+// maxGroupCost (or by one batch of at most MaxCommitCost), and a costly batch goes in a group
+// of its own: a light caller behind one heavy caller's backlog waits for the group in progress,
+// then goes first.
 type fairQueue struct {
 	byCaller map[string][]*pending
 	ring     []string // callers with batches queued, in turn order
 	held     int
+	last     string // the caller that went first in the last group
 }
 
 func newFairQueue() *fairQueue { return &fairQueue{byCaller: map[string][]*pending{}} }
@@ -48,7 +50,10 @@ func (q *fairQueue) group(maxCost, maxWrites int) []*pending {
 	if len(q.ring) == 0 {
 		return nil
 	}
-	first := q.ring[0]
+	if len(q.ring) > 1 && q.ring[0] == q.last {
+		q.ring = append(q.ring[1:], q.last)
+	}
+	q.last = q.ring[0]
 	var group []*pending
 	cost, writes := 0, 0
 	for took := true; took && len(q.ring) > 0 && cost < maxCost && writes < maxWrites; {
@@ -73,9 +78,6 @@ func (q *fairQueue) group(maxCost, maxWrites int) []*pending {
 				q.ring = append(q.ring[:i], q.ring[i+1:]...)
 			}
 		}
-	}
-	if len(q.ring) > 0 && q.ring[0] == first {
-		q.ring = append(q.ring[1:], first)
 	}
 	return group
 }
