@@ -57,6 +57,9 @@ type Config struct {
 	// the default (DefaultBodyBudget, DefaultBodyBudgetPerUser); read them through the
 	// OrDefault methods.
 	BodyBudget, BodyBudgetPerUser int64
+	// StorageQuota bounds the bytes one account's documents take (docstore.WithStorageQuota);
+	// 0 is no quota.
+	StorageQuota int64
 	// TLSCert and TLSKey are the certificate and key files handy serves HTTPS with (reloaded
 	// when they change); empty: plain HTTP, as behind a proxy.
 	TLSCert, TLSKey string

@@ -20,7 +20,7 @@ func TestLoadDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data", AnalyticsRetention: 400, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000}
+	want := Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data", AnalyticsRetention: 400, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000, StorageQuota: 64 << 20}
 	if c != want {
 		t.Errorf("Load() = %+v, want %+v", c, want)
 	}
@@ -41,7 +41,7 @@ func TestLoadPrecedence(t *testing.T) {
 			name: "environment over default",
 			env: map[string]string{"HANDY_ADDR": ":9000", "HANDY_PUBLIC_URL": "https://handy.example/", "HANDY_LOG_LEVEL": "debug",
 				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s", "HANDY_ANALYTICS_RETENTION": "30"},
-			want: Config{Addr: ":9000", PublicURL: "https://handy.example", LogLevel: slog.LevelDebug, LogFormat: "json", ShutdownTimeout: 3 * time.Second, DataDir: "data", AnalyticsRetention: 30, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000},
+			want: Config{Addr: ":9000", PublicURL: "https://handy.example", LogLevel: slog.LevelDebug, LogFormat: "json", ShutdownTimeout: 3 * time.Second, DataDir: "data", AnalyticsRetention: 30, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000, StorageQuota: 64 << 20},
 		},
 		{
 			name: "flag over environment",
@@ -49,12 +49,12 @@ func TestLoadPrecedence(t *testing.T) {
 				"-analytics-retention", "90d"},
 			env: map[string]string{"HANDY_ADDR": ":9000", "HANDY_PUBLIC_URL": "https://other.example", "HANDY_LOG_LEVEL": "debug",
 				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s", "HANDY_ANALYTICS_RETENTION": "30"},
-			want: Config{Addr: ":7000", PublicURL: "https://handy.example:8443", LogLevel: slog.LevelWarn, LogFormat: "text", ShutdownTimeout: time.Minute, DataDir: "data", AnalyticsRetention: 90, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000},
+			want: Config{Addr: ":7000", PublicURL: "https://handy.example:8443", LogLevel: slog.LevelWarn, LogFormat: "text", ShutdownTimeout: time.Minute, DataDir: "data", AnalyticsRetention: 90, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000, StorageQuota: 64 << 20},
 		},
 		{
 			name: "empty variable is unset",
 			env:  map[string]string{"HANDY_ADDR": ""},
-			want: Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data", AnalyticsRetention: 400, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000},
+			want: Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data", AnalyticsRetention: 400, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000, StorageQuota: 64 << 20},
 		},
 	}
 	for _, tt := range tests {

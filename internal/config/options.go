@@ -135,6 +135,18 @@ func options() []option {
 			c.BodyBudgetPerUser = n
 			return nil
 		}},
+		{"storage-quota", "HANDY_STORAGE_QUOTA", "64MiB", "bytes each account's documents may take, index rows included (bytes, or with KiB, MiB or GiB; at least 4MiB; 0: no quota); a commit that would go past it is refused (429 resource-exhausted) until the user deletes something. A full account (10,000 history entries and a profile with its avatar) takes about 12MB (docs/operations.md)", func(c *Config, v string) error {
+			if v == "0" {
+				c.StorageQuota = 0
+				return nil
+			}
+			n, err := parseBytes(v)
+			if err != nil {
+				return fmt.Errorf("%w, or 0 for no quota", err)
+			}
+			c.StorageQuota = n
+			return nil
+		}},
 		{"signup-limit", "HANDY_SIGNUP_LIMIT", "10", "accounts one network (an IPv4 address, an IPv6 /64) may open per hour; sign-ups from all networks together stop at 100 times this", func(c *Config, v string) error {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > 1_000_000 {

@@ -27,9 +27,13 @@ type Store struct {
 	now    func() time.Time
 	notify func(owners map[string]int64)
 	hub    *hub
-	rate   float64 // writes per second per user, refilled continuously
-	burst  float64 // the bucket's size: writes a user may make at once
+	rate   float64 // cost units (cost.go) per second per user, refilled continuously
+	burst  float64 // the bucket's size: units a user may spend at once
+	quota  int64   // bytes of documents per owner (storedSize); 0: none
 	cfg    Config
+
+	groupCost int                    // bounds a group's cost (maxGroupCost; tests lower it)
+	groupHook func(group []*pending) // tests: called before each group is committed
 
 	queue          chan *pending
 	closing        chan struct{} // closed by Close: no new commits
@@ -39,13 +43,15 @@ type Store struct {
 	background     sync.WaitGroup // the relay and the pruning
 }
 
-// Default limits. The write rate lets a client that was offline replay what it queued at once
-// (the browser sends up to 500 writes per commit; 2,000 is a long offline session of saves,
-// deletions and preference changes) and then write a few times a second, far above what a
-// person using the tools produces.
+// Default limits, in cost units (cost.go: a small write is 1). The write rate lets a client
+// that was offline replay what it queued at once (the browser sends up to 500 writes per
+// commit; 2,000 is a long offline session of saves, deletions and preference changes) and
+// then write a few times a second, far above what a person using the tools produces; the burst
+// also holds the costliest commit (MaxCommitCost). At 10 units a second one user holds the
+// committer for at most about 1.6 ms a second (160 µs a unit on SQLite).
 const (
-	DefaultWriteRate  = 10   // writes per second per user
-	DefaultWriteBurst = 2000 // writes at once: four full batches of 500
+	DefaultWriteRate  = 10   // units per second per user
+	DefaultWriteBurst = 3000 // units at once: four full batches of 500 small writes, or MaxCommitCost
 )
 
 // Option configures a Store.
@@ -65,9 +71,9 @@ func WithNotify(fn func(owners map[string]int64)) Option {
 	return func(s *Store) { s.notify = fn }
 }
 
-// WithWriteRate sets the per-user write rate: perSecond writes refilled continuously into a
-// bucket of burst writes; a commit takes one per write. New raises burst to Config.MaxWrites
-// if it is below, as a full batch could otherwise never pass.
+// WithWriteRate sets the per-user write rate: perSecond cost units refilled continuously into
+// a bucket of burst units; a commit takes what it costs (cost.go: 1 per small write). New
+// raises burst to Config.MaxWrites if it is below, as a full batch could otherwise never pass.
 func WithWriteRate(perSecond float64, burst int) Option {
 	return func(s *Store) { s.rate, s.burst = perSecond, float64(burst) }
 }
@@ -96,6 +102,7 @@ func New(st *store.Store, cfg Config, opts ...Option) *Store {
 		closing: make(chan struct{}),
 		done:    make(chan struct{}),
 	}
+	s.quota, s.groupCost = DefaultStorageQuota, maxGroupCost
 	for _, o := range opts {
 		o(s)
 	}
@@ -219,7 +226,7 @@ func (s *Store) Export(ctx context.Context, uid string) ([]ExportDoc, error) {
 }
 
 // DeleteOwner erases every document of uid, tombstones included, with their index rows, the
-// answers remembered for exactly-once commits and the write-rate bucket: the account's
+// answers remembered for exactly-once commits, the write-rate bucket and the storage used: the account's
 // deletion calls it in its own transaction. It takes the commit clock's row lock first, so a
 // commit of uid's running at the same time on another instance either finishes before or
 // waits and then writes after; the account deletion must end uid's sessions in the same
@@ -234,6 +241,7 @@ func DeleteOwner(ctx context.Context, tx *store.Tx, uid string) error {
 		"DELETE FROM doc_batches WHERE owner = ?",
 		"DELETE FROM doc_rate WHERE owner = ?",
 		"DELETE FROM doc_counts WHERE owner = ?",
+		"DELETE FROM doc_usage WHERE owner = ?",
 		"DELETE FROM doc_pruned WHERE owner = ?",
 	} {
 		if _, err := tx.Exec(ctx, stmt, uid); err != nil {
