@@ -42,7 +42,7 @@ export class FrameWriter {
     this.transparent = transparentPixel(s);
   }
 
-  rewrite(image: Image, n: number): Rewritten {
+  async rewrite(image: Image, n: number): Promise<Rewritten> {
     const inside = intersect(image.rect, this.crop);
     if (!inside) return this.empty(image, n);
     const h = this.s.header;
@@ -56,7 +56,7 @@ export class FrameWriter {
       encoder.push(band, rows);
     });
     if (h.bitsPerPixel < 8) pixel[0] &= (0xff << (8 - h.bitsPerPixel)) & 0xff;
-    const parts = encoder.finish();
+    const parts = await encoder.finish();
     if (!image.control) return { parts };
     const control = { ...image.control, ...this.place(inside), ...size };
     this.shown = { control, pixel };
@@ -71,14 +71,14 @@ export class FrameWriter {
     return { x: Math.min(a.x, b.x), y: Math.min(a.y, b.y) };
   }
 
-  private empty(image: Image, n: number): Rewritten {
+  private async empty(image: Image, n: number): Promise<Rewritten> {
     // The still image covers the whole canvas, so only frames can miss the crop.
     const c = image.control!;
     const one = { width: 1, height: 1, dispose: 0 };
     if (this.transparent) {
       const control = { ...c, ...one, x: 0, y: 0, blend: 1 };
       this.shown = { control, pixel: this.transparent };
-      return { control, parts: tinyStream(this.transparent) };
+      return { control, parts: await tinyStream(this.transparent) };
     }
     const last = this.shown;
     if (!last || last.control.dispose !== 0 || !(last.control.blend === 0 || this.opaque(last.pixel))) {
@@ -86,7 +86,7 @@ export class FrameWriter {
     }
     const control = { ...c, ...one, x: last.control.x, y: last.control.y, blend: 0 };
     this.shown = { control, pixel: last.pixel };
-    return { control, parts: tinyStream(last.pixel) };
+    return { control, parts: await tinyStream(last.pixel) };
   }
 
   /** Whether a pixel (in an image with no fully transparent one) is opaque. */

@@ -47,9 +47,9 @@ export type PngResult =
   | { ok: false; reason: PngRefusal; detail: string };
 
 /** `transform` applies to the upright image (after the orientation of an eXIf chunk, if any). */
-export function flipPngLossless(bytes: Uint8Array, transform: Transform, options: PngOptions): PngResult {
+export async function flipPngLossless(bytes: Uint8Array, transform: Transform, options: PngOptions): Promise<PngResult> {
   try {
-    return { ok: true, ...rewrite(bytes, transform, options) };
+    return { ok: true, ...(await rewrite(bytes, transform, options)) };
   } catch (err) {
     if (err instanceof PngError) return { ok: false, reason: err.reason, detail: err.message };
     // An allocation the engine refused: the image is too large for this tab.
@@ -58,7 +58,7 @@ export function flipPngLossless(bytes: Uint8Array, transform: Transform, options
   }
 }
 
-function rewrite(input: Uint8Array, transform: Transform, options: PngOptions) {
+async function rewrite(input: Uint8Array, transform: Transform, options: PngOptions) {
   // A plain view: a Node Buffer's slice() shares its memory, and the input is never changed.
   const s = readStructure(new Uint8Array(input.buffer, input.byteOffset, input.byteLength));
   const h = s.header;
@@ -70,35 +70,32 @@ function rewrite(input: Uint8Array, transform: Transform, options: PngOptions) {
   const out = outputSize(t, crop.width, crop.height);
   const frames = new FrameWriter(s, crop, t);
   const done = new Map<number, Rewritten>();
-  const rewritten = (n: number) => done.get(n) ?? done.set(n, frames.rewrite(s.images[n], n)).get(n)!;
+  const rewritten = async (n: number) => done.get(n) ?? done.set(n, await frames.rewrite(s.images[n], n)).get(n)!;
   const parts: Uint8Array[] = [SIGNATURE];
   const dropped: string[] = [];
   let sequence = 0;
-  s.chunks.forEach((c, i) => {
+  for (const [i, c] of s.chunks.entries()) {
     const role = s.roles[i];
-    switch (role.kind) {
-      case 'header':
-        return parts.push(writeChunk('IHDR', writeHeader(h, out.width, out.height)));
-      case 'end':
-        return parts.push(writeChunk('IEND', new Uint8Array(0)));
-      case 'animation':
-        return parts.push(writeChunk('acTL', writeAnimation(s.images.filter((im) => im.control).length, s.plays ?? 0)));
-      case 'control':
-        return parts.push(writeChunk('fcTL', writeControl(sequence++, rewritten(role.image).control!)));
-      case 'data':
-        if (role.first) {
-          for (const p of rewritten(role.image).parts) parts.push(role.image === 0 ? writeChunk('IDAT', p) : writeChunk('fdAT', withSequence(sequence++, p)));
-          done.delete(role.image);
-        }
-        return;
-      case 'ignored':
-        return dropped.push(c.type);
-      case 'ancillary': {
-        const data = ancillary(c, swapsAxes(t));
-        return data ? parts.push(writeChunk(c.type, data)) : dropped.push(c.type);
-      }
+    if (role.kind === 'header') {
+      parts.push(writeChunk('IHDR', writeHeader(h, out.width, out.height)));
+    } else if (role.kind === 'end') {
+      parts.push(writeChunk('IEND', new Uint8Array(0)));
+    } else if (role.kind === 'animation') {
+      parts.push(writeChunk('acTL', writeAnimation(s.images.filter((im) => im.control).length, s.plays ?? 0)));
+    } else if (role.kind === 'control') {
+      parts.push(writeChunk('fcTL', writeControl(sequence++, (await rewritten(role.image)).control!)));
+    } else if (role.kind === 'data') {
+      if (!role.first) continue;
+      for (const p of (await rewritten(role.image)).parts) parts.push(role.image === 0 ? writeChunk('IDAT', p) : writeChunk('fdAT', withSequence(sequence++, p)));
+      done.delete(role.image);
+    } else if (role.kind === 'ignored') {
+      dropped.push(c.type);
+    } else {
+      const data = ancillary(c, swapsAxes(t));
+      if (data) parts.push(writeChunk(c.type, data));
+      else dropped.push(c.type);
     }
-  });
+  }
   return { bytes: join(parts), ...out, frames: s.plays === undefined ? 0 : s.images.filter((im) => im.control).length, dropped: [...new Set(dropped)] };
 }
 

@@ -3,6 +3,7 @@
 // gathered from Adam7's passes into plain rows. Samples stay packed as stored, in their depth.
 import { Unzlib } from 'fflate';
 import { damaged } from './chunks';
+import { unfilter } from './filters';
 import { ADAM7, filterDistance, filteredSize, passSize, rowBytes, type Header } from './header';
 
 /** Unfiltered rows of packed samples: row y starts at offset + y × stride. */
@@ -50,46 +51,6 @@ function inflate(parts: readonly Uint8Array[], size: number): Uint8Array {
   }
   if (filled < size) throw damaged(`image data ends after ${filled} of ${size} bytes`);
   return buf;
-}
-
-/** Undoes the filters of `rows` rows (each its filter byte, then rb bytes) at `start`, in place. */
-function unfilter(b: Uint8Array, start: number, rows: number, rb: number, bpp: number): void {
-  for (let y = 0; y < rows; y++) {
-    const f = b[start + y * (rb + 1)];
-    const cur = start + y * (rb + 1) + 1;
-    const up = cur - rb - 1;
-    const first = y === 0;
-    switch (f) {
-      case 0:
-        break;
-      case 1:
-        for (let i = bpp; i < rb; i++) b[cur + i] += b[cur + i - bpp];
-        break;
-      case 2:
-        if (!first) for (let i = 0; i < rb; i++) b[cur + i] += b[up + i];
-        break;
-      case 3:
-        for (let i = 0; i < rb; i++) b[cur + i] += ((i >= bpp ? b[cur + i - bpp] : 0) + (first ? 0 : b[up + i])) >> 1;
-        break;
-      case 4:
-        for (let i = 0; i < rb; i++) {
-          const a = i >= bpp ? b[cur + i - bpp] : 0;
-          const u = first ? 0 : b[up + i];
-          const c = i >= bpp && !first ? b[up + i - bpp] : 0;
-          b[cur + i] += paeth(a, u, c);
-        }
-        break;
-      default:
-        throw damaged(`filter type ${f} in row ${y}`);
-    }
-  }
-}
-
-export function paeth(a: number, b: number, c: number): number {
-  const pa = Math.abs(b - c);
-  const pb = Math.abs(a - c);
-  const pc = Math.abs(a + b - 2 * c);
-  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
 /** Copies a pass's pixels (rows of prb bytes after their filter bytes, at `at`) to their places in `out`. */
