@@ -45,6 +45,19 @@ export class FrameWriter {
   async rewrite(image: Image, n: number): Promise<Rewritten> {
     const inside = intersect(image.rect, this.crop);
     if (!inside) return this.empty(image, n);
+    const { encoder, size, pixel } = this.rearranged(image, inside);
+    const parts = await encoder.finish();
+    if (!image.control) return { parts };
+    const control = { ...image.control, ...this.place(inside), ...size };
+    this.shown = { control, pixel };
+    return { control, parts };
+  }
+
+  /**
+   * The image's rows inside the crop, rearranged into an encoder, and its first pixel. Apart
+   * from rewrite, so that the decoded image is free to go before the rows are compressed.
+   */
+  private rearranged(image: Image, inside: Rect) {
     const h = this.s.header;
     const raster = decodeRaster(h, image.parts, image.rect.width, image.rect.height);
     const region = { x: inside.x - image.rect.x, y: inside.y - image.rect.y, width: inside.width, height: inside.height };
@@ -56,11 +69,7 @@ export class FrameWriter {
       encoder.push(band, rows);
     });
     if (h.bitsPerPixel < 8) pixel[0] &= (0xff << (8 - h.bitsPerPixel)) & 0xff;
-    const parts = await encoder.finish();
-    if (!image.control) return { parts };
-    const control = { ...image.control, ...this.place(inside), ...size };
-    this.shown = { control, pixel };
-    return { control, parts };
+    return { encoder, size, pixel };
   }
 
   /** Where a rectangle of the stored canvas (inside the crop) lands on the output canvas. */

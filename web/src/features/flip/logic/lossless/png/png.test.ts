@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { compose, fromExifOrientation, parseTransformKey, swapsAxes, transformKey, type Transform } from '../../../../../lib/image/transform';
 import { flipPngLossless, type PngOptions } from './index';
 import { chunk, chunks, decode, encodePng, palette, picture, rearranged, same, type Picture, type PngOptions as TestPngOptions } from '../../../../../../test/features/flip/logic/lossless/png/testPngs';
@@ -133,5 +133,17 @@ describe('lossless PNG: ancillary chunks', () => {
     // After the image data, browsers ignore it, and so does the flip.
     const late = encodePng(p, { after: [chunk('eXIf', tiff)] });
     expect(same(decode((await flipped(late, compose(all[0], all[2]))).bytes), rearranged(plain, all[2]))).toBe(true);
+  });
+});
+
+describe('lossless PNG: where the platform has no CompressionStream', () => {
+  it('deflates with fflate instead, to the same samples', async () => {
+    const { png } = sample(6, 16, 9, 7, 5);
+    vi.stubGlobal('CompressionStream', undefined);
+    try {
+      for (const t of all) expect(same(decode((await flipped(png, t)).bytes), rearranged(decode(png), t)), transformKey(t)).toBe(true);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
