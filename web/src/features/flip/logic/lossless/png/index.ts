@@ -3,11 +3,12 @@
 // transparency, colour and text chunks (ancillary.ts says what becomes of each chunk). Each
 // frame of an APNG is rewritten with its delay, disposal and blending; the loop count is kept.
 // Interlaced input comes out non-interlaced. What cannot be done comes back as a reason, never
-// as an exception, for the caller to re-encode instead or to tell the visitor.
+// as an exception, for the caller to re-encode instead or to tell the visitor. It is async
+// only because the platform's deflate (CompressionStream) is; it holds the thread otherwise.
 //
-// Memory: the input, the largest image's decoded rows (twice that when interlaced, while its
-// passes are gathered), a band of output rows, and the output. The caller's pixel limit is
-// checked against the headers before anything is decoded.
+// Memory: the input, one image's decoded rows (twice that while an interlaced one's passes are
+// gathered), its rearranged rows (about as many bytes), and the output. The caller's pixel limit
+// is checked against the headers before anything is decoded.
 import { compose, fromExifOrientation, inverse, mapPoint, outputSize, swapsAxes, type Transform } from '../../../../../lib/image/transform';
 import { PngError, SIGNATURE, writeChunk, type PngRefusal } from './chunks';
 import { ancillary, exifOrientation } from './ancillary';
