@@ -2,7 +2,7 @@
 // makes views into the input, never copies, so a large file is held once.
 import { crc32 } from '../../pngStrips';
 
-export const SIGNATURE = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const SIGNATURE = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Why a PNG is not rewritten: the caller re-encodes it instead, or says why not. */
 export type PngRefusal = 'damaged' | 'unsupported' | 'tooLarge' | 'crop' | 'animationCrop';
@@ -47,14 +47,28 @@ export function readChunks(bytes: Uint8Array): Chunk[] {
   }
 }
 
-/** The chunk's bytes: length, type, data and CRC. */
-export function writeChunk(type: string, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + data.length);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, data.length);
-  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
-  out.set(data, 8);
-  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+/** A chunk to write; an fdAT or fcTL has its sequence number before its data. */
+export interface OutChunk {
+  type: string;
+  data: Uint8Array;
+  sequence?: number;
+}
+
+/** The file: the signature and each chunk with its length and CRC, written once into one buffer. */
+export function writePng(chunks: readonly OutChunk[]): Uint8Array {
+  const length = (c: OutChunk) => (c.sequence === undefined ? 0 : 4) + c.data.length;
+  const out = new Uint8Array(chunks.reduce((n, c) => n + 12 + length(c), SIGNATURE.length));
+  out.set(SIGNATURE);
+  let at = SIGNATURE.length;
+  for (const c of chunks) {
+    const n = length(c);
+    put32(out, at, n);
+    for (let i = 0; i < 4; i++) out[at + 4 + i] = c.type.charCodeAt(i);
+    if (c.sequence !== undefined) put32(out, at + 8, c.sequence);
+    out.set(c.data, at + 8 + n - c.data.length);
+    put32(out, at + 8 + n, crc32(out.subarray(at + 4, at + 8 + n)));
+    at += 12 + n;
+  }
   return out;
 }
 

@@ -10,7 +10,7 @@
 // gathered), its rearranged rows (about as many bytes), and the output. The caller's pixel limit
 // is checked against the headers before anything is decoded.
 import { compose, fromExifOrientation, inverse, mapPoint, outputSize, swapsAxes, type Transform } from '../../../../../lib/image/transform';
-import { PngError, SIGNATURE, writeChunk, type PngRefusal } from './chunks';
+import { PngError, writePng, type OutChunk, type PngRefusal } from './chunks';
 import { ancillary, exifOrientation } from './ancillary';
 import { FrameWriter, type Rewritten } from './frames';
 import { writeHeader } from './header';
@@ -72,32 +72,32 @@ async function rewrite(input: Uint8Array, transform: Transform, options: PngOpti
   const frames = new FrameWriter(s, crop, t);
   const done = new Map<number, Rewritten>();
   const rewritten = async (n: number) => done.get(n) ?? done.set(n, await frames.rewrite(s.images[n], n)).get(n)!;
-  const parts: Uint8Array[] = [SIGNATURE];
+  const parts: OutChunk[] = [];
   const dropped: string[] = [];
   let sequence = 0;
   for (const [i, c] of s.chunks.entries()) {
     const role = s.roles[i];
     if (role.kind === 'header') {
-      parts.push(writeChunk('IHDR', writeHeader(h, out.width, out.height)));
+      parts.push({ type: 'IHDR', data: writeHeader(h, out.width, out.height) });
     } else if (role.kind === 'end') {
-      parts.push(writeChunk('IEND', new Uint8Array(0)));
+      parts.push({ type: 'IEND', data: new Uint8Array(0) });
     } else if (role.kind === 'animation') {
-      parts.push(writeChunk('acTL', writeAnimation(s.images.filter((im) => im.control).length, s.plays ?? 0)));
+      parts.push({ type: 'acTL', data: writeAnimation(s.images.filter((im) => im.control).length, s.plays ?? 0) });
     } else if (role.kind === 'control') {
-      parts.push(writeChunk('fcTL', writeControl(sequence++, (await rewritten(role.image)).control!)));
+      parts.push({ type: 'fcTL', data: writeControl((await rewritten(role.image)).control!), sequence: sequence++ });
     } else if (role.kind === 'data') {
       if (!role.first) continue;
-      for (const p of (await rewritten(role.image)).parts) parts.push(role.image === 0 ? writeChunk('IDAT', p) : writeChunk('fdAT', withSequence(sequence++, p)));
+      for (const data of (await rewritten(role.image)).parts) parts.push(role.image === 0 ? { type: 'IDAT', data } : { type: 'fdAT', data, sequence: sequence++ });
       done.delete(role.image);
     } else if (role.kind === 'ignored') {
       dropped.push(c.type);
     } else {
       const data = ancillary(c, swapsAxes(t));
-      if (data) parts.push(writeChunk(c.type, data));
+      if (data) parts.push({ type: c.type, data });
       else dropped.push(c.type);
     }
   }
-  return { bytes: join(parts), ...out, frames: s.plays === undefined ? 0 : s.images.filter((im) => im.control).length, dropped: [...new Set(dropped)] };
+  return { bytes: writePng(parts), ...out, frames: s.plays === undefined ? 0 : s.images.filter((im) => im.control).length, dropped: [...new Set(dropped)] };
 }
 
 /** The crop (in upright pixels) as a rectangle of the stored pixels, checked. */
@@ -112,21 +112,4 @@ function storedCrop(crop: Rect | undefined, orientation: Transform, width: numbe
   const a = mapPoint(back, upright.width, upright.height, x, y);
   const b = mapPoint(back, upright.width, upright.height, x + w - 1, y + hh - 1);
   return { x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), width: Math.abs(a.x - b.x) + 1, height: Math.abs(a.y - b.y) + 1 };
-}
-
-function withSequence(sequence: number, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(4 + data.length);
-  new DataView(out.buffer).setUint32(0, sequence);
-  out.set(data, 4);
-  return out;
-}
-
-function join(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

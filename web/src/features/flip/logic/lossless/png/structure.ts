@@ -113,10 +113,11 @@ function readControl(d: Uint8Array, h: Header, n: number): FrameControl {
   return c;
 }
 
-export function writeControl(sequence: number, c: FrameControl): Uint8Array {
-  const d = new Uint8Array(26);
-  [sequence, c.width, c.height, c.x, c.y].forEach((v, i) => put32(d, i * 4, v));
-  d.set([c.delayNum >> 8, c.delayNum & 0xff, c.delayDen >> 8, c.delayDen & 0xff, c.dispose, c.blend], 20);
+/** fcTL's data after its sequence number. */
+export function writeControl(c: FrameControl): Uint8Array {
+  const d = new Uint8Array(22);
+  [c.width, c.height, c.x, c.y].forEach((v, i) => put32(d, i * 4, v));
+  d.set([c.delayNum >> 8, c.delayNum & 0xff, c.delayDen >> 8, c.delayDen & 0xff, c.dispose, c.blend], 16);
   return d;
 }
 
