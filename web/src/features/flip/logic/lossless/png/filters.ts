@@ -53,18 +53,20 @@ export type Strategy = number | 'adaptive';
  * bytes, read as signed, sum to the least in absolute value.
  */
 export function filterRows(b: Uint8Array, rb: number, bpp: number, s: Strategy): void {
-  const out = new Uint8Array(rb);
+  const out = new Uint8Array(rb + 1);
   const zeros = new Uint8Array(rb);
   for (let at = b.length - rb - 1; at >= 0; at -= rb + 1) {
-    const row = b.subarray(at + 1, at + 1 + rb);
-    const up = at ? b.subarray(at - rb, at) : zeros;
-    const f = s === 'adaptive' ? choose(row, up, bpp) : s;
-    if (f) {
-      filterRow(row, up, bpp, f, out);
-      row.set(out);
-    }
-    b[at] = f;
+    filterInto(b.subarray(at + 1, at + 1 + rb), at ? b.subarray(at - rb, at) : zeros, bpp, s, out);
+    b.set(out, at);
   }
+}
+
+/** `row` filtered (`up` is the raw row above, zeros for the first) into out: its filter byte, then the bytes. */
+export function filterInto(row: Uint8Array, up: Uint8Array, bpp: number, s: Strategy, out: Uint8Array): void {
+  const f = s === 'adaptive' ? choose(row, up, bpp) : s;
+  out[0] = f;
+  if (f) filterRow(row, up, bpp, f, out.subarray(1));
+  else out.set(row, 1);
 }
 
 function filterRow(row: Uint8Array, up: Uint8Array, bpp: number, f: number, out: Uint8Array): void {

@@ -9,7 +9,7 @@
 //   transparency) it cannot be done exactly, and the file is refused ('animationCrop').
 import { mapPoint, outputSize, type Transform } from '../../../../../lib/image/transform';
 import { PngError } from './chunks';
-import { RowEncoder, tinyStream } from './encode';
+import { rowEncoder, tinyStream } from './encode';
 import { rowBytes } from './header';
 import { decodeRaster } from './raster';
 import { rearrange, type Rect } from './rearrange';
@@ -45,7 +45,7 @@ export class FrameWriter {
   async rewrite(image: Image, n: number): Promise<Rewritten> {
     const inside = intersect(image.rect, this.crop);
     if (!inside) return this.empty(image, n);
-    const { encoder, size, pixel } = this.rearranged(image, inside);
+    const { encoder, size, pixel } = await this.rearranged(image, inside);
     const parts = await encoder.finish();
     if (!image.control) return { parts };
     const control = { ...image.control, ...this.place(inside), ...size };
@@ -57,16 +57,16 @@ export class FrameWriter {
    * The image's rows inside the crop, rearranged into an encoder, and its first pixel. Apart
    * from rewrite, so that the decoded image is free to go before the rows are compressed.
    */
-  private rearranged(image: Image, inside: Rect) {
+  private async rearranged(image: Image, inside: Rect) {
     const h = this.s.header;
     const raster = decodeRaster(h, image.parts, image.rect.width, image.rect.height);
     const region = { x: inside.x - image.rect.x, y: inside.y - image.rect.y, width: inside.width, height: inside.height };
     const size = outputSize(this.t, inside.width, inside.height);
-    const encoder = new RowEncoder(h, rowBytes(h, size.width), size.height);
+    const encoder = rowEncoder(h, rowBytes(h, size.width), size.height);
     const pixel = new Uint8Array(Math.max(1, h.bitsPerPixel >> 3));
-    rearrange(h, raster, region, this.t, (band, y, rows) => {
+    await rearrange(h, raster, region, this.t, (band, y, rows) => {
       if (y === 0) pixel.set(band.subarray(0, pixel.length));
-      encoder.push(band, rows);
+      return encoder.push(band, rows);
     });
     if (h.bitsPerPixel < 8) pixel[0] &= (0xff << (8 - h.bitsPerPixel)) & 0xff;
     return { encoder, size, pixel };

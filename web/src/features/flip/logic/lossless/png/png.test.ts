@@ -136,12 +136,26 @@ describe('lossless PNG: ancillary chunks', () => {
   });
 });
 
-describe('lossless PNG: where the platform has no CompressionStream', () => {
-  it('deflates with fflate instead, to the same samples', async () => {
+describe('lossless PNG: large images, and where the platform has no CompressionStream', () => {
+  // Over 1 MiB of rows: filtered and compressed band by band as they are rearranged.
+  const large = sample(6, 16, 400, 330, 8, { interlaced: true });
+  const crop = { x: 7, y: 50, width: 390, height: 201 };
+
+  it('a large image, every transform, whole and cropped', async () => {
+    const input = decode(large.png);
+    for (const t of all) {
+      expect(same(decode((await flipped(large.png, t)).bytes), rearranged(input, t)), transformKey(t)).toBe(true);
+      expect(same(decode((await flipped(large.png, t, { ...limit, crop })).bytes), rearranged(input, t, crop)), transformKey(t)).toBe(true);
+    }
+  });
+
+  it('deflates with fflate instead, to the same samples, small or large', async () => {
     const { png } = sample(6, 16, 9, 7, 5);
     vi.stubGlobal('CompressionStream', undefined);
     try {
       for (const t of all) expect(same(decode((await flipped(png, t)).bytes), rearranged(decode(png), t)), transformKey(t)).toBe(true);
+      const t = all[3];
+      expect(same(decode((await flipped(large.png, t)).bytes), rearranged(decode(large.png), t))).toBe(true);
     } finally {
       vi.unstubAllGlobals();
     }

@@ -20,13 +20,13 @@ const TILE = 64;
  * Calls `emit` with bands of output rows (`rows` rows of rowBytes(h, width) bytes each, the
  * band's first row being output row y) for `region` of `raster` transformed by `t`.
  */
-export function rearrange(
+export async function rearrange(
   h: Header,
   raster: Raster,
   region: Rect,
   t: Transform,
-  emit: (band: Uint8Array, y: number, rows: number) => void,
-): { width: number; height: number } {
+  emit: (band: Uint8Array, y: number, rows: number) => void | Promise<void>,
+): Promise<{ width: number; height: number }> {
   const out = outputSize(t, region.width, region.height);
   const orb = rowBytes(h, out.width);
   // Output (ox, oy) reads the region's pixel o + ox·u + oy·v.
@@ -59,7 +59,7 @@ export function rearrange(
       band.fill(0);
       packTiles(h.bitsPerPixel, raster, region, o, u, v, band, y0, rows, out.width, orb);
     }
-    emit(band, y0, rows);
+    await emit(band, y0, rows);
   }
   return out;
 }
