@@ -7,8 +7,9 @@
 // only because the platform's deflate (CompressionStream) is; it holds the thread otherwise.
 //
 // Memory: the input, one image's decoded rows (twice that while an interlaced one's passes are
-// gathered), its rearranged rows (about as many bytes), and the output. The caller's pixel limit
-// is checked against the headers before anything is decoded.
+// gathered), and the output (twice while the file is assembled); the rearranged rows of a large
+// image are compressed band by band (encode.ts). The caller's pixel limit is checked against the
+// headers before anything is decoded.
 import { compose, fromExifOrientation, inverse, mapPoint, outputSize, swapsAxes, type Transform } from '../../../../../lib/image/transform';
 import { PngError, writePng, type OutChunk, type PngRefusal } from './chunks';
 import { ancillary, exifOrientation } from './ancillary';
