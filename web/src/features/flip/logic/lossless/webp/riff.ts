@@ -66,7 +66,8 @@ function u24(b: Uint8Array, at: number): number {
 
 export function readWebp(b: Uint8Array): WebpFile {
   if (!hasAscii(b, 0, 'RIFF') || !hasAscii(b, 8, 'WEBP')) throw new WebpRefusal('damaged', 'not a RIFF WEBP file');
-  const riffEnd = Math.min(b.length, 8 + (u32(b, 4, true) ?? 0));
+  const riffEnd = 8 + (u32(b, 4, true) ?? 0);
+  if (riffEnd > b.length) throw new WebpRefusal('damaged', `the file is cut short: ${b.length} of ${riffEnd} bytes`);
   const chunks = readChunks(b, 12, riffEnd);
   const first = chunks[0];
   if (!first) throw new WebpRefusal('damaged', 'no chunks');
