@@ -1,16 +1,21 @@
-// A VP8L (lossless WebP) encoder: subtract-green and predictor transforms, then LZ77 with a
-// colour cache and one set of canonical prefix codes for the whole image. libwebp compresses
-// better (cross-colour transform, palettes, several code groups); this one aims at being exact,
+// A VP8L (lossless WebP) encoder: a palette (colour indexing) for images of few colours,
+// otherwise subtract-green and predictor transforms; then LZ77 with a colour cache and one set
+// of canonical prefix codes for the whole image. libwebp compresses better (cross-colour
+// transform, several code groups, entropy-based choices); this one aims at being exact,
 // small enough for a flipped image to stay near its input's size, and short.
 import { BitWriter } from './bitWriter';
 import { CACHE, COPY, prefixOf, tokenize } from './backrefs';
 import { writeCode, type PrefixCode } from './huffman';
+import { indexImage, paletteDeltas, paletteOf } from './palette';
 import { predictorTransform } from './predictor';
 
 const SIGNATURE = 0x2f;
 const MAX_SIZE = 1 << 14;
 const PREDICTOR_BITS = 4;
 const CACHE_BITS = 10;
+const PREDICTOR = 0;
+const SUBTRACT_GREEN = 2;
+const COLOR_INDEXING = 3;
 
 /** ARGB pixels (one 32-bit word each, alpha in the top byte) from RGBA bytes. */
 export function argbFromRgba(rgba: Uint8Array | Uint8ClampedArray): Uint32Array {
@@ -25,13 +30,25 @@ export function encodeVp8l(pixels: Uint32Array, width: number, height: number): 
     throw new RangeError(`VP8L holds 1 to ${MAX_SIZE} pixels a side, not ${width}×${height}`);
   }
   if (pixels.length !== width * height) throw new RangeError(`${pixels.length} pixels are not ${width}×${height}`);
-  const w = new BitWriter(pixels.length);
+  const alpha = pixels.some((p) => p >>> 24 !== 0xff);
+  const predicted = encodePredicted(pixels, width, height, alpha);
+  // Few colours: indices into a palette usually compress much better; both are tried.
+  const palette = paletteOf(pixels);
+  const indexed = palette ? encodeIndexed(pixels, width, height, alpha, palette) : undefined;
+  return indexed && indexed.length < predicted.length ? indexed : predicted;
+}
+
+function header(w: BitWriter, width: number, height: number, alpha: boolean): void {
   w.write(8, SIGNATURE);
   w.write(14, width - 1);
   w.write(14, height - 1);
-  w.write(1, pixels.some((p) => p >>> 24 !== 0xff) ? 1 : 0);
+  w.write(1, alpha ? 1 : 0);
   w.write(3, 0);
+}
 
+function encodePredicted(pixels: Uint32Array, width: number, height: number, alpha: boolean): Uint8Array {
+  const w = new BitWriter(pixels.length);
+  header(w, width, height, alpha);
   // Subtract green: red and blue usually follow green, so what remains is small.
   const argb = new Uint32Array(pixels.length);
   for (let i = 0; i < argb.length; i++) {
@@ -40,16 +57,29 @@ export function encodeVp8l(pixels: Uint32Array, width: number, height: number): 
     argb[i] = ((p & 0xff00ff00) | ((((p >>> 16) - g) & 0xff) << 16) | ((p - g) & 0xff)) >>> 0;
   }
   w.write(1, 1);
-  w.write(2, 2);
+  w.write(2, SUBTRACT_GREEN);
 
   const { residuals, modes, modesWidth } = predictorTransform(argb, width, height, PREDICTOR_BITS);
   w.write(1, 1);
-  w.write(2, 0);
+  w.write(2, PREDICTOR);
   w.write(3, PREDICTOR_BITS - 2);
   writeImage(w, modes, modesWidth, 0, false);
   w.write(1, 0);
 
   writeImage(w, residuals, width, width * height > 64 ? CACHE_BITS : 0, true);
+  return w.finish().slice();
+}
+
+function encodeIndexed(pixels: Uint32Array, width: number, height: number, alpha: boolean, palette: Uint32Array): Uint8Array {
+  const w = new BitWriter(pixels.length / 2);
+  header(w, width, height, alpha);
+  w.write(1, 1);
+  w.write(2, COLOR_INDEXING);
+  w.write(8, palette.length - 1);
+  writeImage(w, paletteDeltas(palette), palette.length, 0, false);
+  w.write(1, 0);
+  const { packed, packedWidth } = indexImage(pixels, width, height, palette);
+  writeImage(w, packed, packedWidth, packed.length > 64 ? CACHE_BITS : 0, true);
   return w.finish().slice();
 }
 

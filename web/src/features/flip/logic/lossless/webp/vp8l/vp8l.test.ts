@@ -13,12 +13,12 @@ function random(seed: number): () => number {
   };
 }
 
-type Kind = 'random' | 'flat' | 'gradient' | 'alpha' | 'few colours' | 'repeating';
+type Kind = 'random' | 'flat' | 'gradient' | 'alpha' | 'few colours' | 'repeating' | '2 colours' | '4 colours' | '16 colours' | '17 colours' | '256 colours';
 
 function image(kind: Kind, w: number, h: number): Uint8Array {
   const next = random(w * 7919 + h);
   const px = new Uint8Array(w * h * 4);
-  const palette = Array.from({ length: 5 }, () => [next(), next(), next(), next()]);
+  const palette = Array.from({ length: 256 }, () => [next(), next(), next(), next()]);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const i = (y * w + x) * 4;
@@ -27,7 +27,12 @@ function image(kind: Kind, w: number, h: number): Uint8Array {
         flat: () => [12, 200, 99, 255],
         gradient: () => [(x * 255) / Math.max(1, w - 1), (y * 255) / Math.max(1, h - 1), (x + y) & 255, 255],
         alpha: () => [x & 255, y & 255, 128, (x * 3 + y * 5) & 255],
-        'few colours': () => palette[(x >> 2) % 5 ^ (y >> 3) % 5] ?? palette[0],
+        'few colours': () => palette[((x >> 2) % 5) ^ ((y >> 3) % 5)],
+        '2 colours': () => palette[(x * 7 + y * 3) % 2],
+        '4 colours': () => palette[(x + (y >> 1)) % 4],
+        '16 colours': () => palette[next() % 16],
+        '17 colours': () => palette[(x * y) % 17],
+        '256 colours': () => palette[next()],
         repeating: () => [(x % 7) * 30, (y % 3) * 80, ((x + y) % 5) * 50, x % 11 === 0 ? 0 : 255],
       };
       px.set(values[kind]().map(Math.floor), i);
@@ -45,7 +50,7 @@ async function roundTrip(rgba: Uint8Array, w: number, h: number): Promise<{ size
 
 describe('encodeVp8l, decoded by libwebp', () => {
   const sizes: [number, number][] = [[1, 1], [2, 1], [1, 3], [5, 3], [16, 16], [17, 9], [64, 64], [255, 2], [300, 200]];
-  const kinds: Kind[] = ['random', 'flat', 'gradient', 'alpha', 'few colours', 'repeating'];
+  const kinds: Kind[] = ['random', 'flat', 'gradient', 'alpha', 'few colours', 'repeating', '2 colours', '4 colours', '16 colours', '17 colours', '256 colours'];
   test.each(kinds.flatMap((k) => sizes.map(([w, h]): [Kind, number, number] => [k, w, h])))('%s %i×%i comes back exactly', async (kind, w, h) => {
     expect((await roundTrip(image(kind, w, h), w, h)).same).toBe(true);
   });
