@@ -1,6 +1,6 @@
 // The predictor transform: each block of pixels names one of the spec's 14 predictors, and the
 // image is replaced by what the prediction misses, channel by channel modulo 256. The block's
-// predictor is the one with the smallest residuals (summed as signed bytes).
+// predictor is the one with the smallest residuals (summed as signed bytes, on every other row).
 
 const BLACK = 0xff000000;
 
@@ -111,7 +111,8 @@ export function predictorTransform(argb: Uint32Array, width: number, height: num
       let bestCost = Infinity;
       for (let m = 0; m < 14; m++) {
         let c = 0;
-        for (let y = Math.max(1, y0); y < y1 && c < bestCost; y++) {
+        // Every other row is enough to tell the modes apart, at half the cost.
+        for (let y = Math.max(1, y0); y < y1 && c < bestCost; y += 2) {
           for (let x = Math.max(1, x0); x < x1; x++) c += cost(subtractPixels(argb[y * width + x], at(x, y, m)));
         }
         if (c < bestCost) [best, bestCost] = [m, c];
