@@ -11,6 +11,7 @@ export const BI_BITFIELDS = 3;
 export const BI_ALPHABITFIELDS = 6;
 const FILE_HEADER = 14;
 const PROFILE_EMBEDDED = 0x4d424544; // 'MBED'
+const PROFILE_LINKED = 0x4c494e4b; // 'LINK': the profile's file name, placed the same way
 
 export interface BmpLayout {
   /** 12 for the OS/2 core header (16-bit sizes), 40 and more for the Windows ones. */
@@ -24,7 +25,7 @@ export interface BmpLayout {
   /** Where the pixel array starts and how many bytes of the file it may use. */
   pixelOffset: number;
   pixelEnd: number;
-  /** A V5 header's embedded ICC profile: its bytes' place in the file. */
+  /** A V5 header's embedded ICC profile (or linked profile's name): its bytes' place in the file. */
   profile?: { start: number; size: number };
 }
 
@@ -60,7 +61,8 @@ export function readLayout(b: Uint8Array): BmpLayout {
     pixelOffset,
     pixelEnd: b.length,
   };
-  if (headerSize >= 124 && u32(b, FILE_HEADER + 56, true) === PROFILE_EMBEDDED) {
+  const colourSpace = u32(b, FILE_HEADER + 56, true);
+  if (headerSize >= 124 && (colourSpace === PROFILE_EMBEDDED || colourSpace === PROFILE_LINKED)) {
     const start = FILE_HEADER + need(u32(b, FILE_HEADER + 112, true), 'V5 header');
     const size = need(u32(b, FILE_HEADER + 116, true), 'V5 header');
     if (!inRange(b, start, size)) throw new BmpRefusal('damaged', `the ICC profile (${size} bytes at ${start}) runs past the end`);

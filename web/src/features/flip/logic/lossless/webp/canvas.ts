@@ -44,24 +44,30 @@ export class Composite {
     this.data = new Uint8ClampedArray(width * height * 4);
   }
 
-  /** Draws a frame at (x, y): alpha-blended by the container spec's formula, or overwriting. */
+  /** Draws a frame at (x, y), alpha-blended or overwriting. */
   draw(px: Pixels, x: number, y: number, blend: boolean): void {
     for (let row = 0; row < px.height; row++) {
       for (let col = 0; col < px.width; col++) Composite.put(this.data, ((y + row) * this.width + x + col) * 4, px.data, (row * px.width + col) * 4, blend);
     }
   }
 
-  /** Puts the source pixel at s onto the destination pixel at o, blended or overwriting. */
+  /**
+   * Puts the source pixel at s onto the destination pixel at o, overwriting or alpha-blending
+   * in integers as libwebp's demuxer and Chromium do (not the spec's real-number formula), so
+   * that the pixels this canvas lends to other frames are the ones a browser shows.
+   */
   static put(d: Uint8ClampedArray, o: number, src: Uint8ClampedArray, s: number, blend: boolean): void {
     const sa = src[s + 3];
-    if (!blend || sa === 255) {
+    if (!blend) {
       d.set(src.subarray(s, s + 4), o);
       return;
     }
-    const da = (d[o + 3] * (255 - sa)) / 255;
-    const a = sa + da;
-    for (let k = 0; k < 3; k++) d[o + k] = a === 0 ? 0 : Math.round((src[s + k] * sa + d[o + k] * da) / a);
-    d[o + 3] = Math.round(a);
+    if (sa === 0) return;
+    const dstFactor = (d[o + 3] * (256 - sa)) >> 8;
+    const a = sa + dstFactor;
+    const scale = Math.floor(0x1000000 / a);
+    for (let k = 0; k < 3; k++) d[o + k] = Math.floor(((src[s + k] * sa + d[o + k] * dstFactor) * scale) / 0x1000000);
+    d[o + 3] = a;
   }
 
   clear(r: Rect): void {

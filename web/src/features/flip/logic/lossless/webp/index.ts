@@ -52,7 +52,7 @@ async function rewrite(file: WebpFile, t: Transform, options: WebpOptions): Prom
   if (max !== undefined && pixels > max) throw new WebpRefusal('tooLarge', `${file.frames.length} frames of ${file.canvasWidth}×${file.canvasHeight} are more than ${max} pixels`);
 
   const size = outputSize(t, crop.width, crop.height);
-  const placer = new Placer(size.width, size.height);
+  const placer = file.animated ? new Placer(size.width, size.height) : undefined;
   const frames: OutputFrame[] = [];
   let reencodedFrames = 0;
   let alpha = (file.flags & 0x10) !== 0;
@@ -60,7 +60,7 @@ async function rewrite(file: WebpFile, t: Transform, options: WebpOptions): Prom
     const visible = intersect(f, crop);
     if (!visible) {
       // Nothing of it is left, but its time on screen is: a blended frame that changes nothing.
-      const placed = placer.place(undefined, undefined, true, false);
+      const placed = placer!.place(undefined, undefined, true, false);
       frames.push({ ...placed.rect, duration: f.duration, blend: true, dispose: false, data: [vp8l(placed.px)] });
       alpha = true;
       continue;
@@ -68,7 +68,7 @@ async function rewrite(file: WebpFile, t: Transform, options: WebpOptions): Prom
     const decoded = await decodeFrame(f, options.codec);
     const moved = transformPixels(cropPixels(decoded, { ...visible, x: visible.x - f.x, y: visible.y - f.y }), t);
     const at = mapRect(visible, crop, t);
-    const placed = file.animated ? placer.place(moved, at, f.blend, f.dispose) : { px: moved, rect: at };
+    const placed = placer ? placer.place(moved, at, f.blend, f.dispose) : { px: moved, rect: at };
     if (placed.px !== moved) alpha = true;
     const lossless = f.image.fourcc === 'VP8L';
     const data = lossless ? [vp8l(placed.px)] : await lossyChunks(placed.px, options);

@@ -1,6 +1,6 @@
 // An animated WebP played as a decoder plays it, written apart from the rewriter: each frame
-// decoded by libwebp from its own chunks and composited by the container spec's rules onto a
-// canvas that starts transparent. What every frame shows is what a flip must keep.
+// decoded by libwebp from its own chunks and composited as libwebp's demuxer and Chromium do
+// onto a canvas that starts transparent. What every frame shows is what a flip must keep.
 import type { Pixels } from '../../../../../../src/lib/image/transform';
 import { decodeStill } from './libwebp';
 
@@ -79,12 +79,14 @@ export async function play(file: Uint8Array): Promise<Played> {
           const s = (y * f.width + x) * 4;
           const d = ((f.y + y) * width + f.x + x) * 4;
           const sa = px.data[s + 3];
-          const da = (canvas[d + 3] * (255 - sa)) / 255;
-          const a = sa + da;
-          for (let k = 0; k < 4; k++) {
-            if (!f.blend || sa === 255) canvas[d + k] = px.data[s + k];
-            else if (k === 3) canvas[d + 3] = Math.round(a);
-            else canvas[d + k] = a === 0 ? 0 : Math.round((px.data[s + k] * sa + canvas[d + k] * da) / a);
+          if (!f.blend) canvas.set(px.data.subarray(s, s + 4), d);
+          else if (sa > 0) {
+            // libwebp's and Chromium's blending in integers (BlendPixelNonPremult).
+            const factor = Math.floor((canvas[d + 3] * (256 - sa)) / 256);
+            const a = sa + factor;
+            const scale = Math.floor(2 ** 24 / a);
+            for (let k = 0; k < 3; k++) canvas[d + k] = Math.floor(((px.data[s + k] * sa + canvas[d + k] * factor) * scale) / 2 ** 24);
+            canvas[d + 3] = a;
           }
         }
       }
