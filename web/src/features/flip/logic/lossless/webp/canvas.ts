@@ -58,7 +58,8 @@ export class Composite {
    */
   static put(d: Uint8ClampedArray, o: number, src: Uint8ClampedArray, s: number, blend: boolean): void {
     const sa = src[s + 3];
-    if (!blend) {
+    // Opaque pixels are copied, never blended (libwebp's BlendPixelRowNonPremult).
+    if (!blend || sa === 255) {
       d.set(src.subarray(s, s + 4), o);
       return;
     }

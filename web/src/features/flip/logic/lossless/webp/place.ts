@@ -49,9 +49,10 @@ export class Placer {
         const own = px && at && contains(at, x, y) ? ((y - at.y) * at.width + x - at.x) * 4 : -1;
         const lost = d && contains(d.rect, x, y) && d.mask[(y - d.rect.y) * d.rect.width + x - d.rect.x] ? ((y - d.rect.y) * d.rect.width + x - d.rect.x) * 4 : -1;
         if (lost >= 0) {
-          // The canvas is clear here: what the frame writes is what it shows.
+          // The canvas is clear here: the frame must write what should show.
           data.set(d!.values.subarray(lost, lost + 4), o);
           if (own >= 0) Composite.put(data, o, px!.data, own, blend);
+          if (blend) unblend(data, o);
         } else if (own >= 0) {
           data.set(px!.data.subarray(own, own + 4), o);
         } else if (!blend) {
@@ -85,5 +86,22 @@ export class Placer {
     }
     if (any) this.damage = { rect, mask, values };
     this.canvas.clear(rect);
+  }
+}
+
+/**
+ * The pixel that, alpha-blended onto a clear canvas, shows as the pixel at o. Integer blending
+ * loses a little there (a colour c at most alphas shows as c - 1), so each channel is raised
+ * to the value that shows as wanted; a full 255 at such an alpha cannot be reached and stays
+ * one below (the only place where a flipped animation may differ, by 1).
+ */
+function unblend(px: Uint8ClampedArray, o: number): void {
+  const a = px[o + 3];
+  if (a === 0 || a === 255) return;
+  const scale = Math.floor(0x1000000 / a);
+  const shown = (v: number) => Math.floor((v * a * scale) / 0x1000000);
+  for (let k = 0; k < 3; k++) {
+    const want = px[o + k];
+    if (shown(want) !== want && want < 255) px[o + k] = want + 1;
   }
 }

@@ -79,7 +79,7 @@ export async function play(file: Uint8Array): Promise<Played> {
           const s = (y * f.width + x) * 4;
           const d = ((f.y + y) * width + f.x + x) * 4;
           const sa = px.data[s + 3];
-          if (!f.blend) canvas.set(px.data.subarray(s, s + 4), d);
+          if (!f.blend || sa === 255) canvas.set(px.data.subarray(s, s + 4), d);
           else if (sa > 0) {
             // libwebp's and Chromium's blending in integers (BlendPixelNonPremult).
             const factor = Math.floor((canvas[d + 3] * (256 - sa)) / 256);
