@@ -22,6 +22,21 @@ export class BitWriter {
     }
   }
 
+  /** An independent writer that continues from here, for trying two ways of going on. */
+  fork(): BitWriter {
+    const copy = new BitWriter(this.buf.length);
+    copy.buf.set(this.buf.subarray(0, this.at));
+    copy.at = this.at;
+    copy.acc = this.acc;
+    copy.used = this.used;
+    return copy;
+  }
+
+  /** Bits written so far. */
+  get length(): number {
+    return this.at * 8 + this.used;
+  }
+
   /** Everything written, the last byte padded with zero bits. */
   finish(): Uint8Array {
     if (this.used > 0) this.write(8 - this.used, 0);

@@ -17,6 +17,8 @@ const PREDICTOR = 0;
 const SUBTRACT_GREEN = 2;
 const COLOR_INDEXING = 3;
 
+type CacheChoice = NonNullable<Vp8lOptions['colourCache']>;
+
 /** ARGB pixels (one 32-bit word each, alpha in the top byte) from RGBA bytes. */
 export function argbFromRgba(rgba: Uint8Array | Uint8ClampedArray): Uint32Array {
   const out = new Uint32Array(rgba.length / 4);
@@ -25,16 +27,23 @@ export function argbFromRgba(rgba: Uint8Array | Uint8ClampedArray): Uint32Array 
 }
 
 /** The VP8L bitstream (a VP8L chunk's payload) of width × height ARGB pixels. */
-export function encodeVp8l(pixels: Uint32Array, width: number, height: number): Uint8Array {
+/** Which encodings to try; the smallest is kept. Tests narrow it to check each path. */
+export interface Vp8lOptions {
+  palette?: boolean;
+  colourCache?: 'try' | 'always' | 'never';
+}
+
+export function encodeVp8l(pixels: Uint32Array, width: number, height: number, options: Vp8lOptions = {}): Uint8Array {
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > MAX_SIZE || height > MAX_SIZE) {
     throw new RangeError(`VP8L holds 1 to ${MAX_SIZE} pixels a side, not ${width}×${height}`);
   }
   if (pixels.length !== width * height) throw new RangeError(`${pixels.length} pixels are not ${width}×${height}`);
   const alpha = pixels.some((p) => p >>> 24 !== 0xff);
-  const predicted = encodePredicted(pixels, width, height, alpha);
+  const cache = options.colourCache ?? 'try';
+  const predicted = encodePredicted(pixels, width, height, alpha, cache);
   // Few colours: indices into a palette usually compress much better; both are tried.
-  const palette = paletteOf(pixels);
-  const indexed = palette ? encodeIndexed(pixels, width, height, alpha, palette) : undefined;
+  const palette = options.palette === false ? undefined : paletteOf(pixels);
+  const indexed = palette ? encodeIndexed(pixels, width, height, alpha, palette, cache) : undefined;
   return indexed && indexed.length < predicted.length ? indexed : predicted;
 }
 
@@ -46,7 +55,7 @@ function header(w: BitWriter, width: number, height: number, alpha: boolean): vo
   w.write(3, 0);
 }
 
-function encodePredicted(pixels: Uint32Array, width: number, height: number, alpha: boolean): Uint8Array {
+function encodePredicted(pixels: Uint32Array, width: number, height: number, alpha: boolean, cache: CacheChoice): Uint8Array {
   const w = new BitWriter(pixels.length);
   header(w, width, height, alpha);
   // Subtract green: red and blue usually follow green, so what remains is small.
@@ -66,11 +75,10 @@ function encodePredicted(pixels: Uint32Array, width: number, height: number, alp
   writeImage(w, modes, modesWidth, 0, false);
   w.write(1, 0);
 
-  writeImage(w, residuals, width, width * height > 64 ? CACHE_BITS : 0, true);
-  return w.finish().slice();
+  return finishMain(w, residuals, width, cache);
 }
 
-function encodeIndexed(pixels: Uint32Array, width: number, height: number, alpha: boolean, palette: Uint32Array): Uint8Array {
+function encodeIndexed(pixels: Uint32Array, width: number, height: number, alpha: boolean, palette: Uint32Array, cache: CacheChoice): Uint8Array {
   const w = new BitWriter(pixels.length / 2);
   header(w, width, height, alpha);
   w.write(1, 1);
@@ -79,8 +87,16 @@ function encodeIndexed(pixels: Uint32Array, width: number, height: number, alpha
   writeImage(w, paletteDeltas(palette), palette.length, 0, false);
   w.write(1, 0);
   const { packed, packedWidth } = indexImage(pixels, width, height, palette);
-  writeImage(w, packed, packedWidth, packed.length > 64 ? CACHE_BITS : 0, true);
-  return w.finish().slice();
+  return finishMain(w, packed, packedWidth, cache);
+}
+
+/** The main image, with a colour cache or without, whichever is smaller: it helps little on most images, and costs on some. */
+function finishMain(w: BitWriter, argb: Uint32Array, width: number, cache: CacheChoice): Uint8Array {
+  const cached = cache === 'always' || (cache === 'try' && argb.length > 64) ? w.fork() : undefined;
+  if (cached) writeImage(cached, argb, width, CACHE_BITS, true);
+  if (cache === 'always') return cached!.finish().slice();
+  writeImage(w, argb, width, 0, true);
+  return cached && cached.length < w.length ? cached.finish().slice() : w.finish().slice();
 }
 
 /** An entropy-coded image: colour cache size, (for the main image) no meta codes, the five codes, the tokens. */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { decodeStill } from '../../../../../../../test/features/flip/logic/lossless/webp/libwebp';
 import { chunk, writeWebp } from '../write';
-import { argbFromRgba, encodeVp8l } from './encode';
+import { argbFromRgba, encodeVp8l, type Vp8lOptions } from './encode';
 import { codeLengths } from './huffman';
 
 // A small deterministic generator, so that a failure can be replayed.
@@ -41,8 +41,8 @@ function image(kind: Kind, w: number, h: number): Uint8Array {
   return px;
 }
 
-async function roundTrip(rgba: Uint8Array, w: number, h: number): Promise<{ size: number; same: boolean }> {
-  const payload = encodeVp8l(argbFromRgba(rgba), w, h);
+async function roundTrip(rgba: Uint8Array, w: number, h: number, options: Vp8lOptions = {}): Promise<{ size: number; same: boolean }> {
+  const payload = encodeVp8l(argbFromRgba(rgba), w, h, options);
   const file = writeWebp({ width: w, height: h, alpha: true, frames: [{ x: 0, y: 0, width: w, height: h, duration: 0, blend: false, dispose: false, data: [chunk('VP8L', payload)] }] });
   const decoded = await decodeStill(file);
   return { size: payload.length, same: decoded.width === w && decoded.height === h && Buffer.from(decoded.data).equals(Buffer.from(rgba)) };
@@ -53,6 +53,17 @@ describe('encodeVp8l, decoded by libwebp', () => {
   const kinds: Kind[] = ['random', 'flat', 'gradient', 'alpha', 'few colours', 'repeating', '2 colours', '4 colours', '16 colours', '17 colours', '256 colours'];
   test.each(kinds.flatMap((k) => sizes.map(([w, h]): [Kind, number, number] => [k, w, h])))('%s %i×%i comes back exactly', async (kind, w, h) => {
     expect((await roundTrip(image(kind, w, h), w, h)).same).toBe(true);
+  });
+
+  // Every path on its own: with and without the palette, with and without the colour cache.
+  const paths: Vp8lOptions[] = [
+    { palette: false, colourCache: 'never' },
+    { palette: false, colourCache: 'always' },
+    { palette: true, colourCache: 'never' },
+    { palette: true, colourCache: 'always' },
+  ];
+  test.each(kinds.flatMap((k) => paths.map((p): [Kind, Vp8lOptions] => [k, p])))('%s 37×29 by %o comes back exactly', async (kind, path) => {
+    expect((await roundTrip(image(kind, 37, 29), 37, 29, path)).same).toBe(true);
   });
 
   test('compresses what is compressible', async () => {
