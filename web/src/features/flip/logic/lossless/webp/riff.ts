@@ -92,6 +92,10 @@ export function readWebp(b: Uint8Array): WebpFile {
   }
   if (file.frames.length === 0) throw new WebpRefusal('damaged', 'no image data');
   if (file.animated && !file.anim) throw new WebpRefusal('damaged', 'an animation without ANIM');
+  const still = file.frames[0];
+  if (!file.animated && (file.frames.length !== 1 || still.width !== file.canvasWidth || still.height !== file.canvasHeight)) {
+    throw new WebpRefusal('damaged', `a still canvas of ${file.canvasWidth}×${file.canvasHeight} holding ${file.frames.length} images, the first ${still.width}×${still.height}`);
+  }
   for (const f of file.frames) {
     if (f.x + f.width > file.canvasWidth || f.y + f.height > file.canvasHeight) {
       throw new WebpRefusal('damaged', `a ${f.width}×${f.height} frame at (${f.x}, ${f.y}) outside the ${file.canvasWidth}×${file.canvasHeight} canvas`);
