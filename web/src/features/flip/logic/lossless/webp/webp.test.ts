@@ -7,6 +7,8 @@ import { decodeStill, libwebpCodec } from '../../../../../../test/features/flip/
 import { cropPixels } from './canvas';
 import { flipWebp, type Rect } from './index';
 import { readWebp } from './riff';
+import { argbFromRgba, encodeVp8l } from './vp8l/encode';
+import { chunk, writeWebp, type OutputFrame } from './write';
 
 const dir = join(import.meta.dirname, '../../../../../../test/features/flip/logic/lossless/webp/corpus');
 const read = (name: string) => new Uint8Array(readFileSync(join(dir, name)));
@@ -66,6 +68,31 @@ describe('flipWebp on animations', () => {
       });
     });
   }
+});
+
+describe('a line cleared by a disposal is put back', () => {
+  // Cropped one column from the left, B and C land at odd x and grow by a column: B's blended
+  // extra column is cleared with B and took A's translucent pixels with it, so C (blended too)
+  // must grow over it and write pixels that show as A's after integer blending.
+  const frame = (x: number, colour: number[], blend: boolean, dispose: boolean): OutputFrame => {
+    const px = Uint8Array.from({ length: 16 }, (_, i) => colour[i % 4]);
+    return { x, y: 0, width: 2, height: 2, duration: 30, blend, dispose, data: [chunk('VP8L', encodeVp8l(argbFromRgba(px), 2, 2))] };
+  };
+  const input = writeWebp({
+    width: 6,
+    height: 2,
+    alpha: true,
+    anim: Uint8Array.from([0, 0, 0, 0, 0, 0]),
+    frames: [frame(0, [201, 99, 37, 100], false, false), frame(2, [10, 20, 30, 255], true, true), frame(4, [90, 180, 250, 130], true, false)],
+  });
+
+  test.each(transforms)('%o', async (t) => {
+    const crop = { x: 1, y: 0, width: 5, height: 2 };
+    const result = await flipWebp(input, t, { ...options, crop });
+    if (!result.ok) throw new Error(result.detail);
+    const [before, after] = [await play(input), await play(result.bytes)];
+    before.shown.forEach((shown, i) => expect(same(after.shown[i], transformPixels(cropPixels(shown, crop), t))).toBe(true));
+  });
 });
 
 describe('flipWebp on a still lossless image', () => {
