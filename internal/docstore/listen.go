@@ -42,6 +42,11 @@ type Changes struct {
 	// Version is the version to listen from next: the newest change's, or the caller's own
 	// when nothing changed before the timeout.
 	Version int64
+	// More: the answer was cut at its bounds, and listening again from Version answers at
+	// once. The caller continues with Continue, not Listen: the rest of a reset (or of the
+	// live documents from 0) may lie below the pruned tombstones' horizon, where Listen would
+	// answer the same first part again, for ever.
+	More bool
 }
 
 // Listen waits until a document of caller's changed after version since, and answers those
@@ -54,6 +59,18 @@ type Changes struct {
 // sends its headers then, so that the client knows it is connected without waiting for a
 // change or the timeout.
 func (s *Store) Listen(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func()) (Changes, error) {
+	return s.listen(ctx, caller, since, timeout, waiting, false)
+}
+
+// Continue is Listen from the Version of an answer that had More: never a Reset for
+// tombstones pruned after since, as the caller holds exactly what the answers up to since
+// brought (after a Reset or from 0: live documents, none of those deleted before). Only a
+// since newer than anything this store handed out is a Reset.
+func (s *Store) Continue(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func()) (Changes, error) {
+	return s.listen(ctx, caller, since, timeout, waiting, true)
+}
+
+func (s *Store) listen(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func(), continued bool) (Changes, error) {
 	switch {
 	case caller == "":
 		return Changes{}, &status.Error{Code: status.ErrUnauthenticated, Message: "sign in to listen to documents"}
@@ -72,7 +89,7 @@ func (s *Store) Listen(ctx context.Context, caller string, since int64, timeout 
 	defer timer.Stop()
 	for {
 		// Registered before reading: a commit after the read wakes this listen.
-		ch, err := s.changes(ctx, caller, since)
+		ch, err := s.changes(ctx, caller, since, continued)
 		if err != nil || ch.Reset || len(ch.Changes) > 0 {
 			return ch, err
 		}
@@ -93,8 +110,9 @@ func (s *Store) Listen(ctx context.Context, caller string, since int64, timeout 
 	}
 }
 
-// changes reads what changed for owner after since, without waiting.
-func (s *Store) changes(ctx context.Context, owner string, since int64) (Changes, error) {
+// changes reads what changed for owner after since, without waiting; continued skips the
+// pruned tombstones' horizon (Continue).
+func (s *Store) changes(ctx context.Context, owner string, since int64, continued bool) (Changes, error) {
 	out, err := s.readChanges(ctx, owner, since)
 	if err != nil || since == 0 {
 		return out, err
@@ -107,7 +125,7 @@ func (s *Store) changes(ctx context.Context, owner string, since int64) (Changes
 	if err != nil {
 		return Changes{}, fmt.Errorf("docstore: listen %s: %w", owner, err)
 	}
-	if since >= pruned && since <= newest {
+	if since <= newest && (since >= pruned || continued) {
 		return out, nil
 	}
 	out, err = s.readChanges(ctx, owner, 0)
@@ -155,6 +173,7 @@ func (s *Store) readChanges(ctx context.Context, owner string, since int64) (Cha
 		return Changes{}, fmt.Errorf("docstore: listen %s: %w", owner, err)
 	}
 	if cut {
+		out.More = true
 		return out, nil
 	}
 	if len(out.Changes) <= listenDocs {
@@ -168,9 +187,13 @@ func (s *Store) readChanges(ctx context.Context, owner string, since int64) (Cha
 	}
 	if len(out.Changes) > 0 {
 		out.Version = out.Changes[len(out.Changes)-1].Version
+		out.More = true
 		return out, nil
 	}
-	return s.readVersion(ctx, owner, last)
+	// One version past the bounds alone: what follows it is the next answer's.
+	out, err = s.readVersion(ctx, owner, last)
+	out.More = err == nil
+	return out, err
 }
 
 // readVersion reads every change of one version of owner's: one batch, which MaxWrites and
@@ -223,7 +246,8 @@ func (c Change) MarshalJSON() ([]byte, error) {
 	return value.MarshalTombstone(c.Path, c.UpdateTime, c.Version)
 }
 
-// MarshalJSON encodes a listen answer: {"reset","version","changes"}.
+// MarshalJSON encodes a listen answer: {"reset","version","changes"}, and "more": true when
+// it was cut.
 func (c Changes) MarshalJSON() ([]byte, error) {
 	changes := c.Changes
 	if changes == nil {
@@ -233,5 +257,6 @@ func (c Changes) MarshalJSON() ([]byte, error) {
 		Reset   bool     `json:"reset"`
 		Version string   `json:"version"`
 		Changes []Change `json:"changes"`
-	}{c.Reset, strconv.FormatInt(c.Version, 10), changes})
+		More    bool     `json:"more,omitempty"`
+	}{c.Reset, strconv.FormatInt(c.Version, 10), changes, c.More})
 }

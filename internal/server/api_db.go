@@ -92,6 +92,11 @@ func (s *Server) dbListen(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// ?continue=1: since is the version of an answer that had "more" (docstore.Continue).
+	listen := s.docs.Listen
+	if r.URL.Query().Get("continue") == "1" {
+		listen = s.docs.Continue
+	}
 	// The server's write timeout is shorter than a long poll and its answer.
 	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(timeout + writeTimeout))
 	ctx, cancel := context.WithCancel(r.Context())
@@ -102,7 +107,7 @@ func (s *Server) dbListen(w http.ResponseWriter, r *http.Request) error {
 	// it is connected (online) without waiting for a change or the timeout. A failure after that
 	// can only be said in the body, as an error object, which the client reads as such.
 	waited := false
-	ch, err := s.docs.Listen(ctx, u.ID, since, timeout, func() {
+	ch, err := listen(ctx, u.ID, since, timeout, func() {
 		waited = true
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.WriteHeader(http.StatusOK)
