@@ -348,34 +348,3 @@ func benchmarkWake(b *testing.B, writer, listener *Store) {
 	}
 	b.ReportMetric(float64(slowest)/float64(time.Millisecond), "max-ms")
 }
-
-// TestTombstoneRetentionOption: a Store told a short retention prunes on its own, as often as
-// that retention, so that a listen from before a deletion soon gets a reset (what the
-// end-to-end tests of a long offline period rely on, with -tombstone-retention).
-func TestTombstoneRetentionOption(t *testing.T) {
-	t.Parallel()
-	storetest.Run(t, func(t *testing.T, st *store.Store) {
-		clock := newTestClock()
-		s := openStore(t, st, WithWriteRate(0, 0), WithClock(clock.Now), WithTombstoneRetention(time.Second))
-		v1 := commit(t, s, "u1", put("users/u1/d/a", nil), put("users/u1/d/b", nil)).Version
-		commit(t, s, "u1", del("users/u1/d/b"))
-		clock.Advance(time.Hour)
-		deadline := time.Now().Add(20 * time.Second) // fails a hung test only
-		for {
-			ch, err := s.Listen(context.Background(), "u1", v1, MinListenTimeout, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ch.Reset {
-				if !slices.Equal(paths(ch), []string{"users/u1/d/a"}) {
-					t.Fatalf("reset to %v, want [users/u1/d/a]", paths(ch))
-				}
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("the deletion's tombstone was not pruned within 20 s")
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	})
-}
