@@ -43,10 +43,13 @@ type Changes struct {
 	// when nothing changed before the timeout.
 	Version int64
 	// More: the answer was cut at its bounds, and listening again from Version answers at
-	// once. The caller continues with Continue, not Listen: the rest of a reset (or of the
-	// live documents from 0) may lie below the pruned tombstones' horizon, where Listen would
-	// answer the same first part again, for ever.
+	// once. The caller continues with Continue and Horizon, not Listen: the rest of a reset (or
+	// of the live documents from 0) may lie below the pruned tombstones' horizon, where Listen
+	// would answer the same first part again, for ever.
 	More bool
+	// Horizon, with More: the version up to which the owner's deletions were pruned when the
+	// answer was read.
+	Horizon int64
 }
 
 // Listen waits until a document of caller's changed after version since, and answers those
@@ -59,18 +62,20 @@ type Changes struct {
 // sends its headers then, so that the client knows it is connected without waiting for a
 // change or the timeout.
 func (s *Store) Listen(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func()) (Changes, error) {
-	return s.listen(ctx, caller, since, timeout, waiting, false)
+	return s.listen(ctx, caller, since, timeout, waiting, nil)
 }
 
-// Continue is Listen from the Version of an answer that had More: never a Reset for
-// tombstones pruned after since, as the caller holds exactly what the answers up to since
-// brought (after a Reset or from 0: live documents, none of those deleted before). Only a
-// since newer than anything this store handed out is a Reset.
-func (s *Store) Continue(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func()) (Changes, error) {
-	return s.listen(ctx, caller, since, timeout, waiting, true)
+// Continue is Listen from the Version of an answer that had More, given its Horizon: no Reset
+// for tombstones pruned below since as long as nothing was pruned since that answer (the
+// horizon has not moved), as the caller then holds exactly what the answers up to since
+// brought (after a Reset or from 0: live documents, none deleted before), and every deletion
+// after since is still there to tell it. Once the horizon moved, a deletion after since may
+// be gone: a Reset, as from Listen.
+func (s *Store) Continue(ctx context.Context, caller string, since, horizon int64, timeout time.Duration, waiting func()) (Changes, error) {
+	return s.listen(ctx, caller, since, timeout, waiting, &horizon)
 }
 
-func (s *Store) listen(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func(), continued bool) (Changes, error) {
+func (s *Store) listen(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func(), horizon *int64) (Changes, error) {
 	switch {
 	case caller == "":
 		return Changes{}, &status.Error{Code: status.ErrUnauthenticated, Message: "sign in to listen to documents"}
@@ -89,7 +94,7 @@ func (s *Store) listen(ctx context.Context, caller string, since int64, timeout 
 	defer timer.Stop()
 	for {
 		// Registered before reading: a commit after the read wakes this listen.
-		ch, err := s.changes(ctx, caller, since, continued)
+		ch, err := s.changes(ctx, caller, since, horizon)
 		if err != nil || ch.Reset || len(ch.Changes) > 0 {
 			return ch, err
 		}
@@ -110,11 +115,11 @@ func (s *Store) listen(ctx context.Context, caller string, since int64, timeout 
 	}
 }
 
-// changes reads what changed for owner after since, without waiting; continued skips the
-// pruned tombstones' horizon (Continue).
-func (s *Store) changes(ctx context.Context, owner string, since int64, continued bool) (Changes, error) {
+// changes reads what changed for owner after since, without waiting; horizon, when not nil,
+// is the Horizon of the answer that since continues (Continue).
+func (s *Store) changes(ctx context.Context, owner string, since int64, horizon *int64) (Changes, error) {
 	out, err := s.readChanges(ctx, owner, since)
-	if err != nil || since == 0 {
+	if err != nil || (since == 0 && !out.More) {
 		return out, err
 	}
 	// Read after the changes: a pruning that removed a tombstone the read above missed has
@@ -125,11 +130,12 @@ func (s *Store) changes(ctx context.Context, owner string, since int64, continue
 	if err != nil {
 		return Changes{}, fmt.Errorf("docstore: listen %s: %w", owner, err)
 	}
-	if since <= newest && (since >= pruned || continued) {
+	out.Horizon = pruned
+	if since == 0 || (since <= newest && (since >= pruned || (horizon != nil && *horizon == pruned))) {
 		return out, nil
 	}
 	out, err = s.readChanges(ctx, owner, 0)
-	out.Reset = true
+	out.Reset, out.Horizon = true, pruned
 	return out, err
 }
 
@@ -246,17 +252,22 @@ func (c Change) MarshalJSON() ([]byte, error) {
 	return value.MarshalTombstone(c.Path, c.UpdateTime, c.Version)
 }
 
-// MarshalJSON encodes a listen answer: {"reset","version","changes"}, and "more": true when
-// it was cut.
+// MarshalJSON encodes a listen answer: {"reset","version","changes"}, and when it was cut
+// "more": true with its "horizon".
 func (c Changes) MarshalJSON() ([]byte, error) {
 	changes := c.Changes
 	if changes == nil {
 		changes = []Change{}
+	}
+	horizon := ""
+	if c.More {
+		horizon = strconv.FormatInt(c.Horizon, 10)
 	}
 	return json.Marshal(struct {
 		Reset   bool     `json:"reset"`
 		Version string   `json:"version"`
 		Changes []Change `json:"changes"`
 		More    bool     `json:"more,omitempty"`
-	}{c.Reset, strconv.FormatInt(c.Version, 10), changes, c.More})
+		Horizon string   `json:"horizon,omitempty"`
+	}{c.Reset, strconv.FormatInt(c.Version, 10), changes, c.More, horizon})
 }

@@ -53,7 +53,7 @@ func TestListenContinuePastPrunedHorizon(t *testing.T) {
 			}
 			got := paths(ch)
 			for ch.More {
-				if ch, err = s.Continue(context.Background(), "u1", ch.Version, MinListenTimeout, nil); err != nil || ch.Reset {
+				if ch, err = s.Continue(context.Background(), "u1", ch.Version, ch.Horizon, MinListenTimeout, nil); err != nil || ch.Reset {
 					t.Fatalf("Continue: reset %v (%v)", ch.Reset, err)
 				}
 				got = append(got, paths(ch)...)
@@ -69,8 +69,23 @@ func TestListenContinuePastPrunedHorizon(t *testing.T) {
 			}
 		}
 		// Continue from a version this store never handed out is still a reset.
-		if ch, err := s.Continue(context.Background(), "u1", 1<<40, MinListenTimeout, nil); err != nil || !ch.Reset {
+		if ch, err := s.Continue(context.Background(), "u1", 1<<40, 0, MinListenTimeout, nil); err != nil || !ch.Reset {
 			t.Fatalf("Continue from the future: reset %v (%v), want a reset", ch.Reset, err)
+		}
+
+		// A deletion pruned between two parts may be one the caller holds: the horizon moved,
+		// and Continue is a reset.
+		ch, err := s.Listen(context.Background(), "u1", 0, MinListenTimeout, nil)
+		if err != nil || !ch.More {
+			t.Fatalf("from 0: more %v (%v), want more", ch.More, err)
+		}
+		commit(t, s, "u1", del("users/u1/d/0-001"))
+		clock.Advance(time.Hour)
+		if n, err := s.PruneTombstones(context.Background(), 30*time.Minute); err != nil || n != 1 {
+			t.Fatalf("pruned %d, %v; want 1", n, err)
+		}
+		if next, err := s.Continue(context.Background(), "u1", ch.Version, ch.Horizon, MinListenTimeout, nil); err != nil || !next.Reset {
+			t.Fatalf("Continue after a pruning: reset %v (%v), want a reset", next.Reset, err)
 		}
 	})
 }

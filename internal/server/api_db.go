@@ -92,10 +92,17 @@ func (s *Server) dbListen(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// ?continue=1: since is the version of an answer that had "more" (docstore.Continue).
+	// ?continue={horizon}: since is the version of an answer that had "more", and this its
+	// "horizon" (docstore.Continue).
 	listen := s.docs.Listen
-	if r.URL.Query().Get("continue") == "1" {
-		listen = s.docs.Continue
+	if v := r.URL.Query().Get("continue"); v != "" {
+		horizon, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || horizon < 0 {
+			return &status.Error{Code: status.ErrInvalidArgument, Message: fmt.Sprintf("continue %q is not the horizon of an answer with more: a whole number", v)}
+		}
+		listen = func(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func()) (docstore.Changes, error) {
+			return s.docs.Continue(ctx, caller, since, horizon, timeout, waiting)
+		}
 	}
 	// The server's write timeout is shorter than a long poll and its answer.
 	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(timeout + writeTimeout))

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,9 +11,10 @@ import (
 	"handy/internal/store/storetest"
 )
 
-// TestDBListenContinue: a reset too large for one answer says "more"; listening again from
-// its version is the same reset again (its first part lies below the pruned deletions), while
-// continue=1 goes on with the rest.
+// TestDBListenContinue: a reset too large for one answer says "more" and its "horizon";
+// listening again from its version is the same reset again (its first part lies below the
+// pruned deletions), while continue={horizon} goes on with the rest; a continue that is not a
+// number is refused.
 func TestDBListenContinue(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
@@ -50,11 +52,14 @@ func TestDBListenContinue(t *testing.T) {
 		}
 		n := len(a.body["changes"].([]any))
 		for next := a; next.body["more"] == true; {
-			next = u.listen(fmt.Sprintf("since=%s&timeout=5s&continue=1", next.body["version"]))
+			next = u.listen(fmt.Sprintf("since=%s&timeout=5s&continue=%s", next.body["version"], next.body["horizon"]))
 			if next.status != 200 || next.body["reset"] != false {
 				t.Fatalf("continue: %d reset %v, want the rest", next.status, next.body["reset"])
 			}
 			n += len(next.body["changes"].([]any))
+		}
+		if bad := u.listen("since=1&timeout=5s&continue=x"); bad.status != 400 || !strings.Contains(errMessage(bad), "continue") {
+			t.Errorf("continue=x: %d %s, want 400 naming continue", bad.status, bad.raw)
 		}
 		if n != 1499+1 { // the live documents and users/{uid} (the sign-up's profile)
 			t.Fatalf("the reset and its continuation brought %d documents, want 1500", n)

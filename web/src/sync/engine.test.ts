@@ -120,15 +120,15 @@ describe('Engine', () => {
     // deletions' horizon: listening again from its version would bring its first part again.
     const doc = (id: string, version: number) => ({ name: h(id), fields: toFields({ id }), updateTime: `t${version}`, version: String(version) });
     const answers: ListenAnswer[] = [
-      { reset: false, more: true, version: '2', changes: [doc('a', 1), doc('b', 2)] },
-      { reset: false, more: true, version: '3', changes: [doc('c', 3)] },
+      { reset: false, more: true, horizon: '7', version: '2', changes: [doc('a', 1), doc('b', 2)] },
+      { reset: false, more: true, horizon: '7', version: '3', changes: [doc('c', 3)] },
       { reset: false, version: '3', changes: [] }, // whole: nothing more came before the timeout
     ];
-    const calls: [number, boolean][] = [];
+    const calls: [number, string | undefined][] = [];
     const remote: Remote = {
       commit: () => Promise.reject(new SyncError('unavailable', 'not in this test')),
       get: () => Promise.resolve(null),
-      listen: (since, _timeout, signal, _onOpen, continued = false) => {
+      listen: (since, _timeout, signal, _onOpen, continued) => {
         calls.push([since, continued]);
         const next = answers.shift();
         if (next) return Promise.resolve(next);
@@ -138,13 +138,13 @@ describe('Engine', () => {
     const { cache } = await start(remote);
     await until(() => calls.length === 4);
     expect(calls).toEqual([
-      [0, false],
-      [2, true],
-      [3, true],
-      [3, false],
+      [0, undefined],
+      [2, '7'],
+      [3, '7'],
+      [3, undefined],
     ]);
     expect((await cache.collection('users/u1/history')).map((d) => d.path)).toEqual([h('a'), h('b'), h('c')]);
-    expect((await cache.state()).more).toBe(false);
+    expect((await cache.state()).horizon).toBeUndefined();
   });
 
   it('brings other devices’ changes in through the listen, deletions included', async () => {
