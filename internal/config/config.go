@@ -70,6 +70,12 @@ type Config struct {
 	ACMEEmail, ACMEDirectory, ACMERoots string
 	// HTTPAddr is the plain-HTTP listener that redirects to HTTPS, with TLS on; empty: none.
 	HTTPAddr string
+	// WriteRate is the write cost units a second refilled into each user's bucket
+	// of WriteBurst units (docstore.WithWriteRate); TombstoneRetention is how long a deleted
+	// document's tombstone is kept for listens (docstore.WithTombstoneRetention).
+	WriteRate          float64
+	WriteBurst         int
+	TombstoneRetention time.Duration
 	// SignupLimit is how many accounts one network (an IPv4 address, an IPv6 /64) may open in
 	// an hour.
 	SignupLimit int

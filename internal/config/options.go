@@ -147,6 +147,30 @@ func options() []option {
 			c.StorageQuota = n
 			return nil
 		}},
+		{"write-rate", "HANDY_WRITE_RATE", "10", "write cost units a second each user may spend, refilled continuously into the bucket of -write-burst; a write costs 1 + its index entries/16 + its KiB/4 (a small write: 1), and past the bucket a commit is answered 429 with Retry-After", func(c *Config, v string) error {
+			n, err := strconv.ParseFloat(v, 64)
+			if err != nil || !(n > 0) || n > 1_000_000 {
+				return errors.New("must be a number above 0 and at most 1000000, such as 10")
+			}
+			c.WriteRate = n
+			return nil
+		}},
+		{"write-burst", "HANDY_WRITE_BURST", "3000", "write cost units one user may spend at once (the bucket -write-rate refills): what a browser queued offline goes out at once, and the costliest commit (3000 units) fits; at least 500", func(c *Config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 500 || n > 100_000_000 {
+				return errors.New("must be a whole number from 500 (a full commit) to 100000000, such as 3000")
+			}
+			c.WriteBurst = n
+			return nil
+		}},
+		{"tombstone-retention", "HANDY_TOMBSTONE_RETENTION", "720h", "how long a deleted document's tombstone is kept for listens to hear of the deletion; a client away longer gets a reset and checks its copy document by document (pruned every hour, or every retention when shorter)", func(c *Config, v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < time.Second || d > 100*365*24*time.Hour {
+				return errors.New("must be a duration from 1s to 876000h, such as 720h")
+			}
+			c.TombstoneRetention = d
+			return nil
+		}},
 		{"signup-limit", "HANDY_SIGNUP_LIMIT", "10", "accounts one network (an IPv4 address, an IPv6 /64) may open per hour; sign-ups from all networks together stop at 100 times this", func(c *Config, v string) error {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > 1_000_000 {

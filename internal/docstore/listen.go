@@ -42,6 +42,14 @@ type Changes struct {
 	// Version is the version to listen from next: the newest change's, or the caller's own
 	// when nothing changed before the timeout.
 	Version int64
+	// More: the answer was cut at its bounds, and listening again from Version answers at
+	// once. The caller continues with Continue and Horizon, not Listen: the rest of a reset (or
+	// of the live documents from 0) may lie below the pruned tombstones' horizon, where Listen
+	// would answer the same first part again, for ever.
+	More bool
+	// Horizon, with More: the version up to which the owner's deletions were pruned when the
+	// answer was read.
+	Horizon int64
 }
 
 // Listen waits until a document of caller's changed after version since, and answers those
@@ -54,6 +62,20 @@ type Changes struct {
 // sends its headers then, so that the client knows it is connected without waiting for a
 // change or the timeout.
 func (s *Store) Listen(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func()) (Changes, error) {
+	return s.listen(ctx, caller, since, timeout, waiting, nil)
+}
+
+// Continue is Listen from the Version of an answer that had More, given its Horizon: no Reset
+// for tombstones pruned below since as long as nothing was pruned since that answer (the
+// horizon has not moved), as the caller then holds exactly what the answers up to since
+// brought (after a Reset or from 0: live documents, none deleted before), and every deletion
+// after since is still there to tell it. Once the horizon moved, a deletion after since may
+// be gone: a Reset, as from Listen.
+func (s *Store) Continue(ctx context.Context, caller string, since, horizon int64, timeout time.Duration, waiting func()) (Changes, error) {
+	return s.listen(ctx, caller, since, timeout, waiting, &horizon)
+}
+
+func (s *Store) listen(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func(), horizon *int64) (Changes, error) {
 	switch {
 	case caller == "":
 		return Changes{}, &status.Error{Code: status.ErrUnauthenticated, Message: "sign in to listen to documents"}
@@ -72,7 +94,7 @@ func (s *Store) Listen(ctx context.Context, caller string, since int64, timeout 
 	defer timer.Stop()
 	for {
 		// Registered before reading: a commit after the read wakes this listen.
-		ch, err := s.changes(ctx, caller, since)
+		ch, err := s.changes(ctx, caller, since, horizon)
 		if err != nil || ch.Reset || len(ch.Changes) > 0 {
 			return ch, err
 		}
@@ -93,10 +115,11 @@ func (s *Store) Listen(ctx context.Context, caller string, since int64, timeout 
 	}
 }
 
-// changes reads what changed for owner after since, without waiting.
-func (s *Store) changes(ctx context.Context, owner string, since int64) (Changes, error) {
+// changes reads what changed for owner after since, without waiting; horizon, when not nil,
+// is the Horizon of the answer that since continues (Continue).
+func (s *Store) changes(ctx context.Context, owner string, since int64, horizon *int64) (Changes, error) {
 	out, err := s.readChanges(ctx, owner, since)
-	if err != nil || since == 0 {
+	if err != nil || (since == 0 && !out.More) {
 		return out, err
 	}
 	// Read after the changes: a pruning that removed a tombstone the read above missed has
@@ -107,11 +130,12 @@ func (s *Store) changes(ctx context.Context, owner string, since int64) (Changes
 	if err != nil {
 		return Changes{}, fmt.Errorf("docstore: listen %s: %w", owner, err)
 	}
-	if since >= pruned && since <= newest {
+	out.Horizon = pruned
+	if since == 0 || (since <= newest && (since >= pruned || (horizon != nil && *horizon == pruned))) {
 		return out, nil
 	}
 	out, err = s.readChanges(ctx, owner, 0)
-	out.Reset = true
+	out.Reset, out.Horizon = true, pruned
 	return out, err
 }
 
@@ -155,6 +179,7 @@ func (s *Store) readChanges(ctx context.Context, owner string, since int64) (Cha
 		return Changes{}, fmt.Errorf("docstore: listen %s: %w", owner, err)
 	}
 	if cut {
+		out.More = true
 		return out, nil
 	}
 	if len(out.Changes) <= listenDocs {
@@ -168,9 +193,13 @@ func (s *Store) readChanges(ctx context.Context, owner string, since int64) (Cha
 	}
 	if len(out.Changes) > 0 {
 		out.Version = out.Changes[len(out.Changes)-1].Version
+		out.More = true
 		return out, nil
 	}
-	return s.readVersion(ctx, owner, last)
+	// One version past the bounds alone: what follows it is the next answer's.
+	out, err = s.readVersion(ctx, owner, last)
+	out.More = err == nil
+	return out, err
 }
 
 // readVersion reads every change of one version of owner's: one batch, which MaxWrites and
@@ -223,15 +252,22 @@ func (c Change) MarshalJSON() ([]byte, error) {
 	return value.MarshalTombstone(c.Path, c.UpdateTime, c.Version)
 }
 
-// MarshalJSON encodes a listen answer: {"reset","version","changes"}.
+// MarshalJSON encodes a listen answer: {"reset","version","changes"}, and when it was cut
+// "more": true with its "horizon".
 func (c Changes) MarshalJSON() ([]byte, error) {
 	changes := c.Changes
 	if changes == nil {
 		changes = []Change{}
 	}
+	horizon := ""
+	if c.More {
+		horizon = strconv.FormatInt(c.Horizon, 10)
+	}
 	return json.Marshal(struct {
 		Reset   bool     `json:"reset"`
 		Version string   `json:"version"`
 		Changes []Change `json:"changes"`
-	}{c.Reset, strconv.FormatInt(c.Version, 10), changes})
+		More    bool     `json:"more,omitempty"`
+		Horizon string   `json:"horizon,omitempty"`
+	}{c.Reset, strconv.FormatInt(c.Version, 10), changes, c.More, horizon})
 }

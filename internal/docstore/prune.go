@@ -134,9 +134,10 @@ const DefaultTombstoneRetention = 30 * 24 * time.Hour
 // another has just done it.
 const pruneEvery = time.Hour
 
-// pruneLoop prunes tombstones past DefaultTombstoneRetention every pruneEvery, until ctx ends.
+// pruneLoop prunes tombstones past the retention every pruneEvery (or every retention, when
+// shorter), until ctx ends.
 func (s *Store) pruneLoop(ctx context.Context) {
-	t := time.NewTicker(pruneEvery)
+	t := time.NewTicker(min(pruneEvery, s.retention))
 	defer t.Stop()
 	for {
 		select {
@@ -144,10 +145,10 @@ func (s *Store) pruneLoop(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		n, err := s.PruneTombstones(ctx, DefaultTombstoneRetention)
+		n, err := s.PruneTombstones(ctx, s.retention)
 		switch {
 		case err != nil && ctx.Err() == nil:
-			s.logger.Warn("docstore: pruning tombstones failed; next try in an hour", slog.String("error", err.Error()))
+			s.logger.Warn("docstore: pruning tombstones failed; next try at the next interval", slog.String("error", err.Error()))
 		case n > 0:
 			s.logger.Info("docstore: pruned tombstones", slog.Int("removed", n))
 		}

@@ -30,7 +30,9 @@ type Store struct {
 	rate   float64 // cost units (cost.go) per second per user, refilled continuously
 	burst  float64 // the bucket's size: units a user may spend at once
 	quota  int64   // bytes of documents per owner (storedSize); 0: none
-	cfg    Config
+	// retention is how long tombstones are kept (DefaultTombstoneRetention).
+	retention time.Duration
+	cfg       Config
 
 	groupCost int                    // bounds a group's cost (maxGroupCost; tests lower it)
 	groupHook func(group []*pending) // tests: called before each group is committed
@@ -78,6 +80,12 @@ func WithWriteRate(perSecond float64, burst int) Option {
 	return func(s *Store) { s.rate, s.burst = perSecond, float64(burst) }
 }
 
+// WithTombstoneRetention sets how long a deleted document's tombstone is kept for listens;
+// pruning runs every hour, or every retention when that is shorter (a test's few seconds).
+func WithTombstoneRetention(d time.Duration) Option {
+	return func(s *Store) { s.retention = d }
+}
+
 // New returns a Store over st, which must be migrated, keeping the limits of cfg, and starts its committer, the hourly
 // pruning of old tombstones and, on PostgreSQL, the relay of other instances' commits to this
 // one's listens.
@@ -89,18 +97,19 @@ func New(st *store.Store, cfg Config, opts ...Option) *Store {
 	id := make([]byte, 8)
 	rand.Read(id) // never fails (crypto/rand)
 	s := &Store{
-		st:      st,
-		id:      hex.EncodeToString(id),
-		logger:  slog.Default(),
-		hub:     newHub(),
-		now:     time.Now,
-		notify:  func(map[string]int64) {},
-		rate:    DefaultWriteRate,
-		burst:   DefaultWriteBurst,
-		cfg:     cfg,
-		queue:   make(chan *pending, queueSize),
-		closing: make(chan struct{}),
-		done:    make(chan struct{}),
+		st:        st,
+		id:        hex.EncodeToString(id),
+		logger:    slog.Default(),
+		hub:       newHub(),
+		now:       time.Now,
+		notify:    func(map[string]int64) {},
+		rate:      DefaultWriteRate,
+		burst:     DefaultWriteBurst,
+		retention: DefaultTombstoneRetention,
+		cfg:       cfg,
+		queue:     make(chan *pending, queueSize),
+		closing:   make(chan struct{}),
+		done:      make(chan struct{}),
 	}
 	s.quota, s.groupCost = DefaultStorageQuota, maxGroupCost
 	for _, o := range opts {

@@ -92,6 +92,18 @@ func (s *Server) dbListen(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// ?continue={horizon}: since is the version of an answer that had "more", and this its
+	// "horizon" (docstore.Continue).
+	listen := s.docs.Listen
+	if v := r.URL.Query().Get("continue"); v != "" {
+		horizon, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || horizon < 0 {
+			return &status.Error{Code: status.ErrInvalidArgument, Message: fmt.Sprintf("continue %q is not the horizon of an answer with more: a whole number", v)}
+		}
+		listen = func(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func()) (docstore.Changes, error) {
+			return s.docs.Continue(ctx, caller, since, horizon, timeout, waiting)
+		}
+	}
 	// The server's write timeout is shorter than a long poll and its answer.
 	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(timeout + writeTimeout))
 	ctx, cancel := context.WithCancel(r.Context())
@@ -102,7 +114,7 @@ func (s *Server) dbListen(w http.ResponseWriter, r *http.Request) error {
 	// it is connected (online) without waiting for a change or the timeout. A failure after that
 	// can only be said in the body, as an error object, which the client reads as such.
 	waited := false
-	ch, err := s.docs.Listen(ctx, u.ID, since, timeout, func() {
+	ch, err := listen(ctx, u.ID, since, timeout, func() {
 		waited = true
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.WriteHeader(http.StatusOK)
