@@ -8,7 +8,7 @@ import { openImage, type OpenedImage, type Problem } from './inspect';
 import { Compare } from './Compare';
 import type { LoadRegion } from './Zoom';
 import { render, wantsLossless } from './render';
-import { hasRewriter } from './logic/lossless';
+import { hasRewriter } from './logic/lossless/registry';
 import { losslessNotice } from './losslessNotice';
 import { useAnimatedResults } from './useAnimatedResults';
 import { saveBlob, zipFiles } from './download';

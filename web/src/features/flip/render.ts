@@ -3,7 +3,7 @@
 // format is drawn here (workers cannot decode SVG).
 import { canvasMatrix, outputSize, type Transform } from '../../lib/image/transform';
 import { outputFormat, outputName, mimeTypes } from './logic/formats';
-import { hasRewriter } from './logic/lossless';
+import { hasRewriter } from './logic/lossless/registry';
 import { transformSvg } from './logic/svg';
 import type { FlipClient } from './flipClient';
 import type { OpenedImage } from './inspect';

@@ -1,11 +1,14 @@
-// The one table of lossless rewriters: for each format that can be flipped without decoding to
-// pixels, whether it takes a crop and how to load it. Each rewriter is loaded by a dynamic
-// import the first time a file of its format is saved in its own format (in the worker), so no
-// decoder enters the page's first load. Adding a format is one entry here. Every rewriter's
-// refusal is mapped to one of a few reasons the page has words for; the caller then re-encodes.
+// The lossless rewriters, one loader per format of registry.ts: each is loaded by a dynamic
+// import the first time a file of its format is saved in its own format, in the worker only, so
+// no decoder enters the page's bundle. Adding a format is its line in registry.ts and its loader
+// here. Every rewriter's refusal is mapped to one of a few reasons the page has words for; the
+// caller then re-encodes.
 import type { Transform } from '../../../../lib/image/transform';
 import type { ImageFormat } from '../formats';
 import type { Edges } from './jpeg';
+import { hasRewriter, isRewritable, type Rewritable } from './registry';
+
+export { hasRewriter, rewritable } from './registry';
 
 /** A rectangle of the upright image, in its pixels (the worker's Crop). */
 export interface Box {
@@ -35,11 +38,7 @@ export type Rewritten =
 
 type Rewrite = (job: Job) => Rewritten | Promise<Rewritten>;
 
-interface Rewriter {
-  /** Whether a cropped image can be rewritten (else it is re-encoded). */
-  takesCrop: boolean;
-  load: () => Promise<Rewrite>;
-}
+type Load = () => Promise<Rewrite>;
 
 /** Each rewriter's own refusal, in the page's words. */
 function reason(own: string): Reason {
@@ -66,44 +65,30 @@ function reason(own: string): Reason {
 
 const refused = (r: { reason: string; detail: string }): Rewritten => ({ ok: false, reason: reason(r.reason), detail: r.detail });
 
-const rewriters: Partial<Record<ImageFormat, Rewriter>> = {
-  jpeg: {
-    takesCrop: false,
-    load: async () => {
-      const { flipJpegLossless } = await import('./jpeg');
-      return ({ bytes, transform, edges }) => {
-        const r = flipJpegLossless(bytes, transform, edges);
-        return r.ok ? { ...r, frames: 1 } : refused(r);
-      };
-    },
+const loaders: Record<Rewritable, Load> = {
+  jpeg: async () => {
+    const { flipJpegLossless } = await import('./jpeg');
+    return ({ bytes, transform, edges }) => {
+      const r = flipJpegLossless(bytes, transform, edges);
+      return r.ok ? { ...r, frames: 1 } : refused(r);
+    };
   },
-  gif: {
-    takesCrop: true,
-    load: async () => {
-      const { flipGifLossless } = await import('./gif');
-      return ({ bytes, transform, crop, maxPixels }) => {
-        const r = flipGifLossless(bytes, transform, crop, { maxPixels });
-        return r.ok ? { ...r, trimmed: false } : refused(r);
-      };
-    },
+  gif: async () => {
+    const { flipGifLossless } = await import('./gif');
+    return ({ bytes, transform, crop, maxPixels }) => {
+      const r = flipGifLossless(bytes, transform, crop, { maxPixels });
+      return r.ok ? { ...r, trimmed: false } : refused(r);
+    };
   },
 };
 
-/** The formats with a rewriter, for the page's words. */
-export const rewritable = Object.keys(rewriters) as ImageFormat[];
-
-/** Whether a file of `format`, kept in its format, is saved by its rewriter (when it can be). */
-export function hasRewriter(format: ImageFormat, cropped: boolean): boolean {
-  const r = rewriters[format];
-  return r !== undefined && (r.takesCrop || !cropped);
-}
-
 /** Rewrites the file, loading its format's rewriter first; a refusal, never an exception. */
 export async function rewrite(format: ImageFormat, job: Job): Promise<Rewritten> {
-  const r = rewriters[format];
-  if (!r || (job.crop && !r.takesCrop)) return { ok: false, reason: 'format', detail: `no lossless rewriter for ${format}${job.crop ? ' with a crop' : ''}` };
+  if (!isRewritable(format) || !hasRewriter(format, job.crop !== undefined)) {
+    return { ok: false, reason: 'format', detail: `no lossless rewriter for ${format}${job.crop ? ' with a crop' : ''}` };
+  }
   try {
-    return await (await r.load())(job);
+    return await (await loaders[format]())(job);
   } catch (err) {
     // A chunk that would not load (offline after a new build), or a bug: the canvas still works.
     return { ok: false, reason: 'format', detail: String(err) };
