@@ -127,7 +127,8 @@ export function FlipImageTool({ lang }: { lang: string }) {
       const done = r.lossless?.done === true;
       dispatch({ type: 'downloaded', key: item.key, outcome: { kind: done ? 'lossless' : 'reencoded' } });
       const written = done ? item.image.format : r.inStrips ? 'png' : outputFormat(item.image.format, settings.output);
-      if (!done && written !== item.image.format && settings.output === 'same') {
+      // A rewriter's refusal says why on its own (below); otherwise a format the browser cannot write is named.
+      if (!r.lossless && written !== item.image.format && settings.output === 'same') {
         notify(t('converted', { from: item.image.format.toUpperCase(), to: written.toUpperCase(), name: file.name }));
       }
       if (item.image.animated && !done) notify(t('animatedFirstFrame', { name: file.name, format: written.toUpperCase() }));

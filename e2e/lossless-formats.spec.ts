@@ -1,0 +1,183 @@
+// The lossless rewriters of formats other than JPEG in the real page: an animated GIF comes out
+// with every frame mirrored and its delays kept, the stage plays it, a truncated one is handled
+// with a clear notice; a HEIC photo is refused where the browser cannot decode it, with the way
+// out; and the canvas path keeps translucent colours.
+import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateSync, crc32 } from 'node:zlib';
+import { parseTransformKey } from '../web/src/lib/image/transform';
+import { expectedLayer, show } from '../web/test/features/flip/logic/lossless/gif/testGifs';
+import { expect, fill, hydrated, test } from './fixtures';
+import { flip } from './flipper';
+
+const corpus = join(import.meta.dirname, '../web/test/features/flip/logic/lossless/gif/corpus');
+const m = flip('en');
+
+async function open(page: Page, path: string, files: { name: string; mimeType: string; buffer: Buffer }[]) {
+  await page.goto(path);
+  await hydrated(page);
+  await page.locator('input[type="file"]').setInputFiles(files);
+}
+
+async function download(page: Page, label: string): Promise<{ name: string; bytes: Buffer }> {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: label, exact: true }).click()]);
+  return { name: file.suggestedFilename(), bytes: readFileSync(await file.path()) };
+}
+
+test('an animated GIF is flipped frame by frame: every frame mirrored, every delay kept, and the stage plays it', async ({ page }) => {
+  const input = readFileSync(join(corpus, 'ball.gif'));
+  await open(page, '/flip-image', [{ name: 'ball.gif', mimeType: 'image/gif', buffer: input }]);
+  await expect(page.locator('.flip-view')).toBeVisible();
+  await expect(page.locator('.notice')).toHaveCount(0); // no "first frame only" any more
+  await page.getByRole('button', { name: m.ops.flipH }).click();
+  const out = await download(page, m.download);
+  expect(out.name).toBe('ball-flipped.gif');
+
+  const before = show(new Uint8Array(input));
+  const after = show(new Uint8Array(out.bytes));
+  expect(before.frames.length).toBeGreaterThan(1);
+  expect(after.frames.length).toBe(before.frames.length);
+  expect(after.loop).toBe(before.loop);
+  const screen = { x: 0, y: 0, width: before.width, height: before.height };
+  before.frames.forEach((f, i) => {
+    const g = after.frames[i];
+    expect([g.delay, g.disposal, g.transparent], `frame ${i + 1}`).toEqual([f.delay, f.disposal, f.transparent]);
+    const mirrored = expectedLayer(f.layer, screen, parseTransformKey('r0m')!);
+    expect(Buffer.from(g.layer.data).equals(Buffer.from(mirrored.data)), `frame ${i + 1} pixels`).toBe(true);
+  });
+
+  await expect(page.locator('.flip-status')).toHaveText(fill(m.lossless.saved, { name: 'ball-flipped.gif' }));
+  await expect(page.locator('.notice')).toHaveText(fill(m.lossless.frames, { name: 'ball.gif', frames: before.frames.length }));
+  await expect(page.locator('.flip-state')).toHaveText(m.state.lossless);
+  // The result on the stage is the saved file itself, which the browser animates.
+  const shown = page.locator('img.flip-view-result');
+  await expect(shown).toHaveAttribute('src', /^blob:/);
+  await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.complete && [img.naturalWidth, img.naturalHeight])).toEqual([after.width, after.height]);
+  // A further flip shows the still preview again, until the next download.
+  await page.getByRole('button', { name: m.ops.flipV }).click();
+  await expect(shown).toHaveCount(0);
+  await expect(page.locator('canvas.flip-view-result')).toBeVisible();
+});
+
+test('with reduced motion, the stage keeps the still preview of an animation', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await open(page, '/flip-image', [{ name: 'ball.gif', mimeType: 'image/gif', buffer: readFileSync(join(corpus, 'ball.gif')) }]);
+  await page.getByRole('button', { name: m.ops.flipH }).click();
+  await download(page, m.download);
+  await expect(page.locator('.flip-state')).toHaveText(m.state.lossless);
+  await expect(page.locator('img.flip-view-result')).toHaveCount(0);
+  await expect(page.locator('canvas.flip-view-result')).toBeVisible();
+});
+
+test('a cropped animated GIF keeps every frame, cropped', async ({ page }) => {
+  const input = readFileSync(join(corpus, 'ball.gif'));
+  await open(page, '/flip-image', [{ name: 'ball.gif', mimeType: 'image/gif', buffer: input }]);
+  await page.getByRole('button', { name: fill(m.cropFor, { name: 'ball.gif' }) }).click();
+  await expect(page.locator('.cropper')).toHaveAttribute('data-state', 'loaded');
+  await page.getByRole('group', { name: m.cropper.region }).focus();
+  await page.keyboard.press('Alt+ArrowLeft');
+  await page.keyboard.press('Alt+ArrowLeft');
+  await page.getByRole('button', { name: m.cropApply }).click();
+  const out = await download(page, m.download);
+  const before = show(new Uint8Array(input));
+  const after = show(new Uint8Array(out.bytes));
+  expect(out.name).toBe('ball-flipped.gif');
+  expect(after.frames.length).toBe(before.frames.length);
+  expect(after.width).toBeLessThan(before.width);
+  await expect(page.locator('.flip-state')).toHaveText(m.state.lossless);
+});
+
+test('a truncated animation is refused by the rewriter with a clear notice, and saved from what the browser shows', async ({ page }) => {
+  const input = readFileSync(join(corpus, 'ball.gif'));
+  const cut = input.subarray(0, Math.floor(input.length * 0.6));
+  await open(page, '/flip-image', [{ name: 'cut.gif', mimeType: 'image/gif', buffer: Buffer.from(cut) }]);
+  await expect(page.locator('.flip-item')).toHaveCount(1);
+  await page.getByRole('button', { name: m.ops.flipH }).click();
+  const out = await download(page, m.download);
+  expect(out.name).toBe('cut-flipped.png');
+  await expect(page.locator('.notice')).toHaveText([
+    fill(m.animatedFirstFrame, { name: 'cut.gif', format: 'PNG' }),
+    fill(m.lossless.fallback.damaged, { name: 'cut.gif' }),
+  ]);
+  await expect(page.locator('.flip-state')).toHaveText(m.state.reencoded);
+});
+
+/** An ISO media file that says it is a HEIC image: its ftyp box and an image size, no picture. */
+function heic(): Buffer {
+  const box = (type: string, body: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(8 + body.length);
+    head.write(type, 4, 'latin1');
+    return Buffer.concat([head, body]);
+  };
+  const ispe = Buffer.alloc(12);
+  ispe.writeUInt32BE(64, 4);
+  ispe.writeUInt32BE(48, 8);
+  return Buffer.concat([
+    box('ftyp', Buffer.from('heic\0\0\0\0mif1heic', 'latin1')),
+    box('meta', Buffer.concat([Buffer.alloc(4), box('iprp', box('ipco', box('ispe', ispe)))])),
+  ]);
+}
+
+test('a HEIC photo the browser cannot decode is refused with the browsers that can and what to do, in the visitor’s language', async ({ page }) => {
+  for (const [path, code] of [
+    ['/flip-image', 'en'],
+    ['/jp/flip-image', 'jp'],
+  ]) {
+    await open(page, path, [{ name: 'IMG_0001.HEIC', mimeType: 'image/heic', buffer: heic() }]);
+    await expect(page.locator('.notice-error')).toHaveText(fill(flip(code).errors.heic, { name: 'IMG_0001.HEIC' }));
+    await expect(page.locator('.flip-item')).toHaveCount(0);
+  }
+});
+
+/** A 2×1 RGBA PNG with a gamma of 1 (linear): the browser converts its colours to sRGB. */
+function linearPng(pixels: number[]): Buffer {
+  const chunk = (type: string, body: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(body.length);
+    const typed = Buffer.concat([Buffer.from(type, 'latin1'), body]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(typed));
+    return Buffer.concat([len, typed, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(pixels.length / 4, 0);
+  ihdr.writeUInt32BE(1, 4);
+  ihdr.set([8, 6, 0, 0, 0], 8);
+  const gama = Buffer.alloc(4);
+  gama.writeUInt32BE(100000);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('gAMA', gama),
+    chunk('IDAT', deflateSync(Buffer.from([0, ...pixels]))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+test('a half-transparent pixel re-encoded through the canvas keeps its colour within 1/255', async ({ page }) => {
+  // Linear light to sRGB, as the browser converts a gamma-1 PNG for display.
+  const srgb = (v: number) => {
+    const l = v / 255;
+    return Math.round(255 * (l <= 0.0031308 ? 12.92 * l : 1.055 * l ** (1 / 2.4) - 0.055));
+  };
+  const input = [40, 120, 200, 128, 10, 60, 250, 128];
+  await open(page, '/flip-image', [{ name: 'linear.png', mimeType: 'image/png', buffer: linearPng(input) }]);
+  await expect(page.locator('.flip-item')).toHaveCount(1);
+  await page.locator('#flip-format').selectOption('webp');
+  await page.locator('#flip-format').selectOption('png'); // a PNG chosen, not kept: drawn on the canvas
+  await page.getByRole('button', { name: m.ops.flipH }).click();
+  const out = await download(page, m.download);
+  const saved = await page.evaluate(async (b64) => {
+    // Read back as stored: no colour conversion, no premultiplication.
+    const bitmap = await createImageBitmap(new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))]), { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+    const c = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(bitmap, 0, 0);
+    return [...ctx.getImageData(0, 0, bitmap.width, bitmap.height).data];
+  }, out.bytes.toString('base64'));
+  // Mirrored: the second pixel first.
+  const expected = [...input.slice(4), ...input.slice(0, 4)].map((v, i) => (i % 4 === 3 ? v : srgb(v)));
+  saved.forEach((v, i) => expect(Math.abs(v - expected[i]), `sample ${i}: ${v} for ${expected[i]}`).toBeLessThanOrEqual(1));
+});
