@@ -9,7 +9,7 @@ import { Compare } from './Compare';
 import type { LoadRegion } from './Zoom';
 import { render, wantsLossless } from './render';
 import { hasRewriter } from './logic/lossless/registry';
-import { losslessNotice } from './losslessNotice';
+import { isLossless, losslessNotice } from './losslessNotice';
 import { useAnimatedResults } from './useAnimatedResults';
 import { saveBlob, zipFiles } from './download';
 import { recordFlips } from './history';
@@ -124,8 +124,9 @@ export function FlipImageTool({ lang }: { lang: string }) {
         dispatch({ type: 'downloaded', key: item.key, outcome: { kind: 'error', reason } });
         continue;
       }
+      // Rewritten in its own format (done), and lossless unless some frames were compressed again.
       const done = r.lossless?.done === true;
-      dispatch({ type: 'downloaded', key: item.key, outcome: { kind: done ? 'lossless' : 'reencoded' } });
+      dispatch({ type: 'downloaded', key: item.key, outcome: { kind: isLossless(r.lossless) ? 'lossless' : 'reencoded' } });
       const written = done ? item.image.format : r.inStrips ? 'png' : outputFormat(item.image.format, settings.output);
       // A rewriter's refusal says why on its own (below); otherwise a format the browser cannot write is named.
       if (!r.lossless && written !== item.image.format && settings.output === 'same') {
@@ -134,7 +135,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
       if (item.image.animated && !done) notify(t('animatedFirstFrame', { name: file.name, format: written.toUpperCase() }));
       if (r.locationRemoved) notify(t('locationRemoved', { name: file.name }));
       if (r.inStrips) notify(t('inStrips', { name: file.name }));
-      if (done) lossless++;
+      if (isLossless(r.lossless)) lossless++;
       const notice = r.lossless && losslessNotice(r.lossless, item.image.format, { name: file.name, width: r.width ?? 0, height: r.height ?? 0 });
       if (notice) notify(t(notice.key, notice.values));
       if (done && r.lossless?.done && r.lossless.frames > 1) animatedResults.keep(item, r.blob);
@@ -189,7 +190,8 @@ export function FlipImageTool({ lang }: { lang: string }) {
   );
   useIncomingFiles((files) => void add(files));
 
-  const lossy = items.some((i) => ['jpeg', 'webp'].includes(outputFormat(i.image.format, settings.output)) && !wantsLossless(i.image, i.crop, settings));
+  // The quality applies to what is encoded as JPEG or WebP: not what a rewriter keeps, except the lossy parts of a WebP.
+  const lossy = items.some((i) => (wantsLossless(i.image, i.crop, settings) ? i.image.lossy : ['jpeg', 'webp'].includes(outputFormat(i.image.format, settings.output))));
   const losslessJpegs = items.some((i) => i.image.format === 'jpeg' && wantsLossless(i.image, i.crop, settings));
 
   return (

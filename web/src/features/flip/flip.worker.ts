@@ -112,14 +112,14 @@ async function flip(r: FlipRequest, progress: (stage: 'decode' | 'draw' | 'encod
   if (r.lossless) {
     const input = new Uint8Array(await r.file.arrayBuffer());
     // The format's rewriter loads the first time such a file is saved in its format, not with the page.
-    const result = await rewrite(r.format, { bytes: input, transform: r.transform, crop: r.crop, edges: r.lossless.edges, maxPixels: MAX_IMAGE_PIXELS });
+    const job = { bytes: input, transform: r.transform, crop: r.crop, edges: r.lossless.edges, maxPixels: MAX_IMAGE_PIXELS, quality: r.output.quality };
+    const result = await rewrite(r.format, job);
     if (result.ok) {
-      const { width, height, trimmed } = result;
-      const frames = Math.max(1, result.frames);
+      const { width, height, trimmed, frames, reencodedFrames } = result;
       // Only a JPEG carries the EXIF the visitor chose; the other rewriters keep their own chunks.
       const { bytes, locationRemoved } = r.format === 'jpeg' ? withChosenExif(result.bytes, input, r.metadata) : { bytes: result.bytes, locationRemoved: false };
       const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
-      return { id: r.id, kind: 'done', bytes: buffer, mime: mimeTypes[r.format], width, height, locationRemoved, inStrips: false, lossless: { done: true, trimmed, frames } };
+      return { id: r.id, kind: 'done', bytes: buffer, mime: mimeTypes[r.format], width, height, locationRemoved, inStrips: false, lossless: { done: true, trimmed, frames, reencodedFrames } };
     }
     lossless = { done: false, reason: result.reason };
   }

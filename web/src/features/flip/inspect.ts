@@ -1,7 +1,7 @@
 // Opening a file: what it is (from its bytes, never its name), whether this browser can take it,
 // and a small upright preview to draw flipped as the visitor works. Raster images are decoded in
 // the flip worker, which keeps the pixels for the flip itself: a photo is decoded once.
-import { decodedPixelBytes, frameCount, headerSize, isAnimated, sniffFormat, type ImageFormat } from './logic/formats';
+import { decodedPixelBytes, frameCount, headerSize, isAnimated, isLossyWebp, sniffFormat, type ImageFormat } from './logic/formats';
 import type { FlipClient } from './flipClient';
 import { MAX_DECODED_BYTES, MAX_IMAGE_PIXELS } from './protocol';
 
@@ -27,6 +27,8 @@ export interface OpenedImage {
   animated: boolean;
   /** The frames of an animation, from its headers; 1 for a still image. */
   frames: number;
+  /** Holds lossy image data (a lossy WebP): kept in its format, that part is compressed again. */
+  lossy: boolean;
   preview: CanvasImageSource & { width: number; height: number };
   /** The raster image's handle in the flip worker. */
   decoded?: number;
@@ -59,7 +61,7 @@ export async function openImage(file: File, worker: FlipClient): Promise<Opened>
     const svg = new TextDecoder().decode(bytes);
     const img = await loadSvg(file);
     if (!img) return fail('corrupt');
-    return { ok: true, file, format, width: img.naturalWidth, height: img.naturalHeight, animated, frames, preview: img, svg };
+    return { ok: true, file, format, width: img.naturalWidth, height: img.naturalHeight, animated, frames, lossy: false, preview: img, svg };
   }
 
   const decoded = await worker.open(file, PREVIEW_SIDE);
@@ -69,7 +71,7 @@ export async function openImage(file: File, worker: FlipClient): Promise<Opened>
     return fail('tooLarge');
   }
   const { width, height, preview, image } = decoded;
-  return { ok: true, file, format, width, height, animated, frames, preview, decoded: image };
+  return { ok: true, file, format, width, height, animated, frames, lossy: format === 'webp' && isLossyWebp(bytes), preview, decoded: image };
 }
 
 /** An SVG as an <img> (createImageBitmap does not take SVG everywhere); undefined if broken. */

@@ -81,8 +81,11 @@ export type WorkerRequest = OpenRequest | FlipRequest | RegionRequest | ForgetRe
 
 export type FlipError = 'decode' | 'tooLarge' | 'encode';
 
-/** Done: whether a JPEG's edge was trimmed, and the frames kept (1 for a still image). */
-export type LosslessOutcome = { done: true; trimmed: boolean; frames: number } | { done: false; reason: Reason };
+/**
+ * Done: whether a JPEG's edge was trimmed, the frames kept (1 for a still image), and how many
+ * of them had to be compressed again (an animated WebP's lossy frames).
+ */
+export type LosslessOutcome = { done: true; trimmed: boolean; frames: number; reencodedFrames: number } | { done: false; reason: Reason };
 
 export type WorkerResponse =
   | { id: number; kind: 'progress'; stage: 'decode' | 'draw' | 'encode' }

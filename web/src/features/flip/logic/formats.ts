@@ -209,6 +209,24 @@ export function decodedPixelBytes(bytes: Uint8Array, format: ImageFormat): numbe
   return depth === 16 ? channels * 2 : channels;
 }
 
+/**
+ * Whether a WebP holds lossy (VP8) image data, still or in any frame of an animation: kept as
+ * WebP, that part is compressed again, at the quality chosen.
+ */
+export function isLossyWebp(bytes: Uint8Array): boolean {
+  return webpChunks(bytes).some((c) => {
+    if (c.type === 'VP8 ') return true;
+    if (c.type !== 'ANMF') return false;
+    // A frame: 16 bytes of position, size, duration and flags, then its own chunks.
+    for (let at = c.at + 16; at + 8 <= Math.min(c.at + c.length, bytes.length); ) {
+      if (hasAscii(bytes, at, 'VP8 ')) return true;
+      const length = u32(bytes, at + 4, true) ?? 0;
+      at += 8 + length + (length % 2);
+    }
+    return false;
+  });
+}
+
 /** Animated GIF (more than one image descriptor) / animated PNG (acTL chunk before IDAT) / animated WebP (ANIM chunk). */
 export function isAnimated(bytes: Uint8Array, format: ImageFormat): boolean {
   switch (format) {

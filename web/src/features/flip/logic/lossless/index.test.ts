@@ -10,16 +10,17 @@ import { hasRewriter, rewritable, rewrite, type Job } from '.';
 const corpus = join(import.meta.dirname, '../../../../../test/features/flip/logic/lossless/gif/corpus');
 const ball = new Uint8Array(readFileSync(join(corpus, 'ball.gif')));
 const flipH = parseTransformKey('r0m')!;
-const job = (bytes: Uint8Array, more: Partial<Job> = {}): Job => ({ bytes, transform: flipH, edges: 'trim', maxPixels: 1e8, ...more });
+const job = (bytes: Uint8Array, more: Partial<Job> = {}): Job => ({ bytes, transform: flipH, edges: 'trim', maxPixels: 1e8, quality: 0.92, ...more });
 
 describe('hasRewriter', () => {
-  it('sends JPEG uncropped only, GIF cropped or not, and the rest to the canvas', () => {
+  it('sends JPEG uncropped only, PNG, GIF, WebP and BMP cropped or not, and the rest to the canvas', () => {
     expect(hasRewriter('jpeg', false)).toBe(true);
     expect(hasRewriter('jpeg', true)).toBe(false);
     expect(hasRewriter('gif', false)).toBe(true);
     expect(hasRewriter('gif', true)).toBe(true);
+    for (const f of ['png', 'webp', 'bmp'] as const) expect(hasRewriter(f, true), f).toBe(true);
     for (const f of ['avif', 'heic', 'svg'] as const) expect(hasRewriter(f, false), f).toBe(false);
-    expect(rewritable).toEqual(expect.arrayContaining(['jpeg', 'gif']));
+    expect(rewritable.sort()).toEqual(['bmp', 'gif', 'jpeg', 'png', 'webp']);
   });
 });
 

@@ -27,13 +27,29 @@ export interface Job {
   edges: Edges;
   /** The most frames × pixels to decode, as for a still image's pixels. */
   maxPixels: number;
+  /** 0–1, for frames that can only be compressed again (an animated WebP's lossy ones). */
+  quality: number;
 }
 
-/** Why a file was re-encoded rather than rewritten: what the page can say about it. */
-export type Reason = 'edges' | 'unsupported' | 'format' | 'damaged' | 'tooLarge';
+/**
+ * Why a file was re-encoded rather than rewritten: what the page can say about it. lossy: a
+ * still lossy WebP, which only the canvas compresses again.
+ */
+export type Reason = 'edges' | 'unsupported' | 'format' | 'damaged' | 'tooLarge' | 'lossy';
 
 export type Rewritten =
-  | { ok: true; bytes: Uint8Array; width: number; height: number; frames: number; trimmed: boolean }
+  | {
+      ok: true;
+      bytes: Uint8Array;
+      width: number;
+      height: number;
+      /** 1 for a still image. */
+      frames: number;
+      /** A JPEG's partial edge trimmed. */
+      trimmed: boolean;
+      /** Frames compressed again (an animated WebP's lossy ones): the file is not all lossless. */
+      reencodedFrames: number;
+    }
   | { ok: false; reason: Reason; detail: string };
 
 type Rewrite = (job: Job) => Rewritten | Promise<Rewritten>;
@@ -58,6 +74,8 @@ function reason(own: string): Reason {
     case 'truncated':
     case 'notGif':
       return 'damaged';
+    case 'lossy':
+      return 'lossy';
     default:
       return 'format'; // something of this format's that the rewriter does not do
   }
@@ -65,19 +83,50 @@ function reason(own: string): Reason {
 
 const refused = (r: { reason: string; detail: string }): Rewritten => ({ ok: false, reason: reason(r.reason), detail: r.detail });
 
+const done = (r: { bytes: Uint8Array; width: number; height: number }, more: { frames?: number; trimmed?: boolean; reencodedFrames?: number } = {}): Rewritten => ({
+  ok: true,
+  bytes: r.bytes,
+  width: r.width,
+  height: r.height,
+  frames: Math.max(1, more.frames ?? 1),
+  trimmed: more.trimmed ?? false,
+  reencodedFrames: more.reencodedFrames ?? 0,
+});
+
 const loaders: Record<Rewritable, Load> = {
   jpeg: async () => {
     const { flipJpegLossless } = await import('./jpeg');
     return ({ bytes, transform, edges }) => {
       const r = flipJpegLossless(bytes, transform, edges);
-      return r.ok ? { ...r, frames: 1 } : refused(r);
+      return r.ok ? done(r, { trimmed: r.trimmed }) : refused(r);
+    };
+  },
+  png: async () => {
+    const { flipPngLossless } = await import('./png');
+    return async ({ bytes, transform, crop, maxPixels }) => {
+      const r = await flipPngLossless(bytes, transform, { crop, maxPixels });
+      return r.ok ? done(r, { frames: r.frames }) : refused(r);
     };
   },
   gif: async () => {
     const { flipGifLossless } = await import('./gif');
     return ({ bytes, transform, crop, maxPixels }) => {
       const r = flipGifLossless(bytes, transform, crop, { maxPixels });
-      return r.ok ? { ...r, trimmed: false } : refused(r);
+      return r.ok ? done(r, { frames: r.frames }) : refused(r);
+    };
+  },
+  webp: async () => {
+    const [{ flipWebp }, { browserCodec }] = await Promise.all([import('./webp'), import('./webp/browserCodec')]);
+    return async ({ bytes, transform, crop, maxPixels, quality }) => {
+      const r = await flipWebp(bytes, transform, { codec: browserCodec, crop, limits: { maxPixels }, lossyQuality: quality });
+      return r.ok ? done(r, { frames: r.frames, reencodedFrames: r.reencodedFrames }) : refused(r);
+    };
+  },
+  bmp: async () => {
+    const { flipBmpLossless } = await import('./bmp');
+    return ({ bytes, transform, crop, maxPixels }) => {
+      const r = flipBmpLossless(bytes, transform, { crop, limits: { maxPixels } });
+      return r.ok ? done(r) : refused(r);
     };
   },
 };

@@ -5,7 +5,10 @@ import type { ImageFormat } from '../formats';
 
 export const rewriters = {
   jpeg: { takesCrop: false },
+  png: { takesCrop: true },
   gif: { takesCrop: true },
+  webp: { takesCrop: true },
+  bmp: { takesCrop: true },
 } as const satisfies Partial<Record<ImageFormat, { takesCrop: boolean }>>;
 
 export type Rewritable = keyof typeof rewriters;
