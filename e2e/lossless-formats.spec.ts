@@ -1,13 +1,14 @@
 // The lossless rewriters of formats other than JPEG in the real page: an animated GIF comes out
 // with every frame mirrored and its delays kept, the stage plays it, a truncated one is handled
-// with a clear notice; a HEIC photo is refused where the browser cannot decode it, with the way
+// with a clear notice; a 16-bit PNG stays 16-bit, sample for sample, a 24-megapixel one too; a HEIC photo is refused where the browser cannot decode it, with the way
 // out; and the canvas path keeps translucent colours.
 import type { Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
 import { parseTransformKey } from '../web/src/lib/image/transform';
 import { expectedLayer, show } from '../web/test/features/flip/logic/lossless/gif/testGifs';
+import { chunk, chunks, decode as decodePng, encodePng, picture, rearranged, same } from '../web/test/features/flip/logic/lossless/png/testPngs';
 import { expect, fill, hydrated, test } from './fixtures';
 import { flip } from './flipper';
 
@@ -195,4 +196,44 @@ test('translucent pixels re-encoded through the canvas keep the colour the brows
   const expected = [8, 4, 0].flatMap((at) => shown.slice(at, at + 4));
   expect(shown.slice(0, 3)).not.toEqual([3, 3, 3]); // the colours were converted
   saved.forEach((v, i) => expect(Math.abs(v - expected[i]), `sample ${i}: ${v} for ${expected[i]}`).toBeLessThanOrEqual(1));
+});
+
+test('a 16-bit PNG kept as PNG comes out in 16 bits, every sample mirrored, its gamma chunk kept', async ({ page }) => {
+  const gama = chunk('gAMA', Buffer.from([0, 0, 0xb1, 0x8f])); // 1/2.2
+  const input = encodePng(picture(61, 37, 16, 6, 7), { before: [gama] });
+  await open(page, '/flip-image', [{ name: 'deep.png', mimeType: 'image/png', buffer: input }]);
+  await expect(page.locator('.flip-item')).toHaveCount(1);
+  await page.getByRole('button', { name: m.ops.flipH }).click();
+  const out = await download(page, m.download);
+  expect(out.name).toBe('deep-flipped.png');
+  await expect(page.locator('.flip-status')).toHaveText(fill(m.lossless.saved, { name: 'deep-flipped.png' }));
+  expect([out.bytes[24], out.bytes[25]]).toEqual([16, 6]); // IHDR: depth and colour type
+  expect(chunks(new Uint8Array(out.bytes)).map((c) => c.type)).toContain('gAMA');
+  expect(same(decodePng(new Uint8Array(out.bytes)), rearranged(decodePng(new Uint8Array(input)), parseTransformKey('r0m')!))).toBe(true);
+});
+
+test('a 24-megapixel 16-bit PNG is flipped losslessly in the page', async ({ page }, info) => {
+  // 6000 × 4000 RGB at 16 bits: 144 MB of samples, a gradient that compresses well.
+  const [width, height] = [6000, 4000];
+  const stride = 1 + width * 6;
+  const rows = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) rows.writeUInt16BE((x * 10) & 0xffff, y * stride + 1 + x * 6);
+    rows.writeUInt16BE(y * 16, y * stride + 3);
+  }
+  const head = Buffer.alloc(13);
+  head.writeUInt32BE(width, 0);
+  head.writeUInt32BE(height, 4);
+  head.set([16, 2, 0, 0, 0], 8);
+  const input = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', head), chunk('IDAT', deflateSync(rows, { level: 1 })), chunk('IEND')]);
+  const path = info.outputPath('big16.png'); // too large to pass as a buffer
+  writeFileSync(path, input);
+  await page.goto('/flip-image');
+  await hydrated(page);
+  await page.locator('input[type="file"]').setInputFiles(path);
+  await expect(page.locator('.flip-item')).toHaveCount(1);
+  await page.getByRole('button', { name: m.ops.rotateCW }).click();
+  const out = await download(page, m.download);
+  await expect(page.locator('.flip-status')).toHaveText(fill(m.lossless.saved, { name: 'big16-flipped.png' }));
+  expect([out.bytes.readUInt32BE(16), out.bytes.readUInt32BE(20), out.bytes[24], out.bytes[25]]).toEqual([height, width, 16, 2]);
 });
