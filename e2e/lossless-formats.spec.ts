@@ -237,3 +237,13 @@ test('a 24-megapixel 16-bit PNG is flipped losslessly in the page', async ({ pag
   await expect(page.locator('.flip-status')).toHaveText(fill(m.lossless.saved, { name: 'big16-flipped.png' }));
   expect([out.bytes.readUInt32BE(16), out.bytes.readUInt32BE(20), out.bytes[24], out.bytes[25]]).toEqual([height, width, 16, 2]);
 });
+
+test('an animation whose frames hold too many pixels is refused before anything is decoded, with the numbers', async ({ page }) => {
+  // A 10000 × 10000 screen and 12 one-pixel frames: 1.2 billion pixels to decode, all told.
+  const frame = [0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0];
+  const gif = Buffer.from([...Buffer.from('GIF89a', 'latin1'), 0x10, 0x27, 0x10, 0x27, 0, 0, 0, ...Array.from({ length: 12 }, () => frame).flat(), 0x3b]);
+  await open(page, '/flip-image', [{ name: 'huge.gif', mimeType: 'image/gif', buffer: gif }]);
+  const limit = `${(1024).toLocaleString('en')} MB`;
+  await expect(page.locator('.notice-error')).toHaveText(fill(m.errors.tooManyFrames, { name: 'huge.gif', frames: 12, limit }));
+  await expect(page.locator('.flip-item')).toHaveCount(0);
+});
