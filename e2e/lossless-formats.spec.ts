@@ -1,7 +1,9 @@
 // The lossless rewriters of formats other than JPEG in the real page: an animated GIF comes out
 // with every frame mirrored and its delays kept, the stage plays it, a truncated one is handled
-// with a clear notice; a 16-bit PNG stays 16-bit, sample for sample, a 24-megapixel one too; a HEIC photo is refused where the browser cannot decode it, with the way
-// out; and the canvas path keeps translucent colours.
+// with a clear notice; an animated WebP keeps its frames (its lossy ones compressed again, and
+// said so); a BMP stays a BMP; a 16-bit PNG stays 16-bit, sample for sample, a 24-megapixel one
+// too; an animation past the bound is refused before decoding; a HEIC photo is refused where the
+// browser cannot decode it, with the way out; and the canvas path keeps translucent colours.
 import type { Page } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -246,4 +248,51 @@ test('an animation whose frames hold too many pixels is refused before anything 
   const limit = `${(1024).toLocaleString('en')} MB`;
   await expect(page.locator('.notice-error')).toHaveText(fill(m.errors.tooManyFrames, { name: 'huge.gif', frames: 12, limit }));
   await expect(page.locator('.flip-item')).toHaveCount(0);
+});
+
+const webpCorpus = join(import.meta.dirname, '../web/test/features/flip/logic/lossless/webp/corpus');
+
+test('an animated WebP kept as WebP keeps its frames: lossless ones losslessly, lossy ones compressed again and said so', async ({ page }) => {
+  const lossless = readFileSync(join(webpCorpus, 'anim-lossless.webp'));
+  const lossy = readFileSync(join(webpCorpus, 'anim-lossy.webp'));
+  await open(page, '/flip-image', [
+    { name: 'a.webp', mimeType: 'image/webp', buffer: lossless },
+    { name: 'b.webp', mimeType: 'image/webp', buffer: lossy },
+  ]);
+  await expect(page.locator('.flip-item')).toHaveCount(2);
+  await expect(page.locator('.notice')).toHaveCount(0);
+  await expect(page.locator('#flip-quality')).toBeVisible(); // the lossy frames' quality
+  await page.getByRole('button', { name: m.ops.flipH }).click();
+  await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: m.downloadZip }).click()]);
+  await expect(page.locator('.flip-state')).toHaveText([m.state.lossless, m.state.reencoded]);
+  await expect(page.locator('.notice')).toHaveText([
+    fill(m.lossless.frames, { name: 'a.webp', frames: 6 }),
+    fill(m.lossless.framesReencoded, { name: 'b.webp', frames: 6 }),
+    fill(m.lossless.count, { count: 1, total: 2 }),
+  ]);
+});
+
+test('a BMP kept as BMP comes out a BMP, its rows of pixels mirrored', async ({ page }) => {
+  // 3 × 2, 24 bits, bottom-up rows padded to 4 bytes: BGR triples.
+  const row = (px: number[][]) => Buffer.from([...px.flat(), 0, 0, 0].slice(0, 12));
+  const pixels = Buffer.concat([row([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), row([[10, 11, 12], [13, 14, 15], [16, 17, 18]])]);
+  const header = Buffer.alloc(54);
+  header.write('BM', 0, 'latin1');
+  header.writeUInt32LE(54 + pixels.length, 2);
+  header.writeUInt32LE(54, 10);
+  header.writeUInt32LE(40, 14);
+  header.writeInt32LE(3, 18);
+  header.writeInt32LE(2, 22);
+  header.writeUInt16LE(1, 26);
+  header.writeUInt16LE(24, 28);
+  header.writeUInt32LE(pixels.length, 34);
+  const input = Buffer.concat([header, pixels]);
+  await open(page, '/flip-image', [{ name: 'scan.bmp', mimeType: 'image/bmp', buffer: input }]);
+  await expect(page.locator('.flip-item')).toHaveCount(1);
+  await page.getByRole('button', { name: m.ops.flipH }).click();
+  const out = await download(page, m.download);
+  expect(out.name).toBe('scan-flipped.bmp');
+  await expect(page.locator('.flip-status')).toHaveText(fill(m.lossless.saved, { name: 'scan-flipped.bmp' }));
+  const offset = out.bytes.readUInt32LE(10);
+  expect([...out.bytes.subarray(offset, offset + 24)]).toEqual([7, 8, 9, 4, 5, 6, 1, 2, 3, 0, 0, 0, 16, 17, 18, 13, 14, 15, 10, 11, 12, 0, 0, 0]);
 });
