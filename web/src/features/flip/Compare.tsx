@@ -14,6 +14,8 @@ interface Props extends Picture {
   onZoom: (zoomed: boolean) => void;
   /** The full-resolution pixels for 100 %, when the preview has fewer. */
   load?: LoadRegion;
+  /** The saved result, animated, as a URL: played as the result unless motion is reduced. */
+  playing?: string;
 }
 
 /** Where each operation's result starts its motion from: the picture as it was. */
@@ -29,7 +31,7 @@ const motionFrom: Record<Operation, string> = {
  * other, the original shown left of a slider (mouse, touch, or arrows, Home and End), or alone;
  * or either of them at 100 %, in a view of the stage's size.
  */
-export function Compare({ image, width, height, transform, crop, name, motion, zoomed, onZoom, load }: Props) {
+export function Compare({ image, width, height, transform, crop, name, motion, zoomed, onZoom, load, playing }: Props) {
   const { t } = useTranslation('flip');
   const [split, setSplit] = useState(50);
   const [originalOnly, setOriginalOnly] = useState(false);
@@ -53,6 +55,8 @@ export function Compare({ image, width, height, transform, crop, name, motion, z
   }, [motion]);
 
   const comparing = !originalOnly && !zoomed;
+  // The file itself plays its frames; with reduced motion the still preview stays.
+  const animated = playing !== undefined && !matchMedia('(prefers-reduced-motion: reduce)').matches;
   return (
     <div className="flip-compare">
       <div
@@ -73,7 +77,8 @@ export function Compare({ image, width, height, transform, crop, name, motion, z
           />
         ) : (
           <>
-            {!originalOnly && (
+            {!originalOnly && animated && <img className="flip-view-result" src={playing} alt={t('preview', { name })} />}
+            {!originalOnly && !animated && (
               <Preview
                 ref={result}
                 className="flip-view-result"

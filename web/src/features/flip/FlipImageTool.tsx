@@ -1,13 +1,16 @@
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n/react';
 import { formatNumber } from '../../lib/number';
+import { MAX_DECODED_BYTES } from './protocol';
 import { outputFormat, uniqueNames } from './logic/formats';
 import { createFlipClient, type FlipClient } from './flipClient';
 import { openImage, type OpenedImage, type Problem } from './inspect';
 import { Compare } from './Compare';
 import type { LoadRegion } from './Zoom';
 import { render, wantsLossless } from './render';
-import type { LosslessOutcome } from './protocol';
+import { hasRewriter } from './logic/lossless/registry';
+import { isLossless, losslessNotice } from './losslessNotice';
+import { useAnimatedResults } from './useAnimatedResults';
 import { saveBlob, zipFiles } from './download';
 import { recordFlips } from './history';
 import { useIncomingFiles } from '../pwa/public';
@@ -28,12 +31,6 @@ type CropPanelComponent = typeof import('./CropPanel').CropPanel;
 
 const MAX_FILES = 50;
 
-/** Why a lossless flip could not be done, in the words the page has for it. */
-function fallbackReason(outcome: Extract<LosslessOutcome, { done: false }>): 'edges' | 'unsupported' | 'damaged' {
-  if (outcome.reason === 'edges' || outcome.reason === 'tooSmall') return 'edges';
-  return outcome.reason === 'damaged' ? 'damaged' : 'unsupported';
-}
-
 // The prerendered page shows no workspace, so the visit's choice of scope cannot make hydration differ.
 const initialWorkspace = () => emptyWorkspace<OpenedImage>(typeof window === 'undefined' ? 'all' : storedScope());
 
@@ -46,6 +43,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
   // not part of the workspace.
   const [CropPanel, setCropPanel] = useState<CropPanelComponent>();
   const client = useRef<FlipClient>(undefined);
+  const animatedResults = useAnimatedResults();
   const stage = useRef<HTMLElement>(null);
   const croppingItem = items.find((i) => i.key === cropping);
   const current = shown(workspace);
@@ -60,8 +58,8 @@ export function FlipImageTool({ lang }: { lang: string }) {
   const notify = (text: string, kind: Notice['kind'] = 'info') => dispatch({ type: 'notified', text, kind });
   const setBusy = (busy: string | undefined) => dispatch({ type: 'set', fields: { busy } });
 
-  const problemText = (problem: Problem, file: File) =>
-    t(`errors.${problem}`, { name: file.name || 'image', size: megabytes(file.size, lang) });
+  const problemText = (problem: Problem, file: File, frames = 0) =>
+    t(`errors.${problem}`, { name: file.name || 'image', size: megabytes(file.size, lang), frames, limit: megabytes(MAX_DECODED_BYTES, lang) });
 
   async function add(files: readonly File[]) {
     if (files.length === 0) return;
@@ -74,9 +72,10 @@ export function FlipImageTool({ lang }: { lang: string }) {
     for (const file of accepted) {
       setBusy(t('working', { name: file.name }));
       const o = await openImage(file, worker);
-      if (!o.ok) notify(problemText(o.problem, o.file), 'error');
+      if (!o.ok) notify(problemText(o.problem, o.file, o.frames), 'error');
       else {
-        if (o.animated) notify(t('animated', { name: o.file.name }));
+        // A format with a rewriter keeps every frame; another says so when it is saved.
+        if (o.animated && !hasRewriter(o.format, false)) notify(t('animated', { name: o.file.name }));
         dispatch({ type: 'added', image: o });
       }
     }
@@ -86,6 +85,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
   function remove(gone: readonly Item<OpenedImage>[]) {
     for (const i of gone) if (i.image.decoded !== undefined) client.current?.forget(i.image.decoded);
     dispatch({ type: 'removed', keys: gone.map((i) => i.key) });
+    animatedResults.forget(gone.map((i) => i.key));
   }
 
   function chooseScope(scope: Scope) {
@@ -124,20 +124,25 @@ export function FlipImageTool({ lang }: { lang: string }) {
         dispatch({ type: 'downloaded', key: item.key, outcome: { kind: 'error', reason } });
         continue;
       }
-      dispatch({ type: 'downloaded', key: item.key, outcome: { kind: r.lossless?.done ? 'lossless' : 'reencoded' } });
-      if (outputFormat(item.image.format, settings.output) !== item.image.format && settings.output === 'same') {
-        notify(t('converted', { from: item.image.format.toUpperCase(), name: file.name }));
+      // Rewritten in its own format (done), and lossless unless some frames were compressed again.
+      const done = r.lossless?.done === true;
+      dispatch({ type: 'downloaded', key: item.key, outcome: { kind: isLossless(r.lossless) ? 'lossless' : 'reencoded' } });
+      const written = done ? item.image.format : r.inStrips ? 'png' : outputFormat(item.image.format, settings.output);
+      // A rewriter's refusal says why on its own (below); otherwise a format the browser cannot write is named.
+      if (!r.lossless && written !== item.image.format && settings.output === 'same') {
+        notify(t('converted', { from: item.image.format.toUpperCase(), to: written.toUpperCase(), name: file.name }));
       }
+      if (item.image.animated && !done) notify(t('animatedFirstFrame', { name: file.name, format: written.toUpperCase() }));
       if (r.locationRemoved) notify(t('locationRemoved', { name: file.name }));
       if (r.inStrips) notify(t('inStrips', { name: file.name }));
-      if (r.lossless?.done) {
-        lossless++;
-        if (r.lossless.trimmed) notify(t('lossless.trimmed', { name: file.name, width: r.width ?? 0, height: r.height ?? 0 }));
-      } else if (r.lossless) notify(t(`lossless.fallback.${fallbackReason(r.lossless)}`, { name: file.name }));
+      if (isLossless(r.lossless)) lossless++;
+      const notice = r.lossless && losslessNotice(r.lossless, item.image.format, { name: file.name, width: r.width ?? 0, height: r.height ?? 0 });
+      if (notice) notify(t(notice.key, notice.values));
+      if (done && r.lossless?.done && r.lossless.frames > 1) animatedResults.keep(item, r.blob);
       // Its size as saved: the crop (of the upright image) or the whole, turned by the transform.
       const [w, h] = item.crop ? [item.crop.width, item.crop.height] : [item.image.width, item.image.height];
       const [width, height] = r.width && r.height ? [r.width, r.height] : transform.turns % 2 ? [h, w] : [w, h];
-      const format = outputFormat(item.image.format, settings.output).toUpperCase();
+      const format = written.toUpperCase();
       results.push({ name: r.name, blob: r.blob, width, height, format, transform });
     }
     setBusy(undefined);
@@ -185,8 +190,9 @@ export function FlipImageTool({ lang }: { lang: string }) {
   );
   useIncomingFiles((files) => void add(files));
 
-  const lossy = items.some((i) => ['jpeg', 'webp'].includes(outputFormat(i.image.format, settings.output)) && !wantsLossless(i.image, i.crop, settings));
-  const losslessJpegs = items.some((i) => wantsLossless(i.image, i.crop, settings));
+  // The quality applies to what is encoded as JPEG or WebP: not what a rewriter keeps, except the lossy parts of a WebP.
+  const lossy = items.some((i) => (wantsLossless(i.image, i.crop, settings) ? i.image.lossy : ['jpeg', 'webp'].includes(outputFormat(i.image.format, settings.output))));
+  const losslessJpegs = items.some((i) => i.image.format === 'jpeg' && wantsLossless(i.image, i.crop, settings));
 
   return (
     <div className="flip-tool">
@@ -212,6 +218,7 @@ export function FlipImageTool({ lang }: { lang: string }) {
               zoomed={workspace.zoomed}
               onZoom={(zoomed) => dispatch({ type: 'set', fields: { zoomed } })}
               load={regionLoader(current.image)}
+              playing={animatedResults.url(current)}
             />
             {items.length > 1 && <ScopeChoice scope={workspace.scope} onChoose={chooseScope} />}
             <Toolbar

@@ -28,6 +28,7 @@ export function OutputSettings({ settings, losslessJpegs, lossy, dispatch }: Pro
       <SelectField
         id="flip-format"
         label={t('format')}
+        hint={t('formatHint')}
         value={settings.output}
         options={outputChoices.map((c) => ({ value: c, label: t(`formats.${c}`) }))}
         onChange={(output) => change({ output })}

@@ -5,7 +5,8 @@
 import type { MetadataChoice } from '../../lib/image/exif';
 import type { Transform } from '../../lib/image/transform';
 import type { ImageFormat } from './logic/formats';
-import type { Edges, LosslessResult } from './logic/lossless/jpeg';
+import type { Reason } from './logic/lossless';
+import type { Edges } from './logic/lossless/jpeg';
 
 /** A rectangle of pixels. */
 export interface Rect {
@@ -49,8 +50,9 @@ export interface FlipRequest {
   /** For JPEG output from a JPEG: keep its EXIF (orientation reset to 1), and the location or not. */
   metadata: MetadataChoice;
   /**
-   * A JPEG kept as JPEG, uncropped: try the lossless transform first, with this edge rule. When
-   * it cannot be done, the image is re-encoded as `output` says and the answer tells why.
+   * A file kept in its own format that has a rewriter (logic/lossless): try the rewriter first
+   * (a JPEG with this edge rule). When it cannot be done, the image is re-encoded as `output`
+   * says and the answer tells why.
    */
   lossless?: { edges: Edges };
   /**
@@ -79,7 +81,11 @@ export type WorkerRequest = OpenRequest | FlipRequest | RegionRequest | ForgetRe
 
 export type FlipError = 'decode' | 'tooLarge' | 'encode';
 
-export type LosslessOutcome = { done: true; trimmed: boolean } | { done: false; reason: Extract<LosslessResult, { ok: false }>['reason'] };
+/**
+ * Done: whether a JPEG's edge was trimmed, the frames kept (1 for a still image), and how many
+ * of them had to be compressed again (an animated WebP's lossy frames).
+ */
+export type LosslessOutcome = { done: true; trimmed: boolean; frames: number; reencodedFrames: number } | { done: false; reason: Reason };
 
 export type WorkerResponse =
   | { id: number; kind: 'progress'; stage: 'decode' | 'draw' | 'encode' }
@@ -112,3 +118,14 @@ export const MAX_CANVAS_PIXELS = 16_777_216;
  * images opened longest ago are dropped and decoded again when flipped.
  */
 export const KEPT_PIXELS = 32 * 1024 * 1024;
+
+/** Beyond this, browsers refuse or crash: 268 million pixels is Chrome's canvas area limit. */
+export const MAX_IMAGE_PIXELS = 268_435_456;
+
+/**
+ * The most bytes of decoded samples a file may hold, all its frames told: what a still image of
+ * MAX_IMAGE_PIXELS takes as RGBA. Counted in bytes, not pixels, so that a 16-bit PNG (8 bytes a
+ * pixel) and an animation (each frame decoded in turn) are bounded like a still photo. Checked
+ * from the headers before anything is decoded; the rewriters get the same bound in pixels.
+ */
+export const MAX_DECODED_BYTES = MAX_IMAGE_PIXELS * 4;

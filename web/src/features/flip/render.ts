@@ -3,6 +3,7 @@
 // format is drawn here (workers cannot decode SVG).
 import { canvasMatrix, outputSize, type Transform } from '../../lib/image/transform';
 import { outputFormat, outputName, mimeTypes } from './logic/formats';
+import { hasRewriter } from './logic/lossless/registry';
 import { transformSvg } from './logic/svg';
 import type { FlipClient } from './flipClient';
 import type { OpenedImage } from './inspect';
@@ -13,9 +14,12 @@ export type Rendered =
   | { ok: true; name: string; blob: Blob; locationRemoved: boolean; inStrips?: boolean; lossless?: LosslessOutcome; width?: number; height?: number }
   | { ok: false; error: FlipError };
 
-/** Whether an image is saved by the lossless JPEG transform (when it can be): a JPEG kept as JPEG, uncropped. */
+/**
+ * Whether an image is saved by its format's lossless rewriter (when it can be): kept in its own
+ * format, and uncropped where the rewriter takes no crop (JPEG).
+ */
 export function wantsLossless(image: OpenedImage, crop: Crop | undefined, settings: Settings): boolean {
-  return image.format === 'jpeg' && settings.output === 'same' && crop === undefined;
+  return settings.output === 'same' && hasRewriter(image.format, crop !== undefined);
 }
 
 export async function render(
@@ -42,7 +46,8 @@ export async function render(
   if (r.kind === 'error') return { ok: false, error: r.error };
   return {
     ok: true,
-    name: r.inStrips ? outputName(image.file.name, 'png') : name,
+    // Rewritten in its own format, or re-encoded as `format` (as PNG when drawn in strips).
+    name: r.lossless?.done ? outputName(image.file.name, image.format) : r.inStrips ? outputName(image.file.name, 'png') : name,
     blob: new Blob([r.bytes], { type: r.mime }),
     locationRemoved: r.locationRemoved,
     inStrips: r.inStrips,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  decodedPixelBytes,
   extensions,
+  frameCount,
   headerSize,
   isAnimated,
   mimeTypes,
@@ -110,6 +112,7 @@ const samples: Record<ImageFormat, Uint8Array> = {
   bmp: bmp(7, 3),
   webp: riff([vp8(320, 240)]),
   avif: avif([[1200, 800]]),
+  heic: avif([[4032, 3024]], 'heic', ['mif1', 'heic']),
   svg: text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'),
 };
 
@@ -124,6 +127,21 @@ describe('sniffFormat', () => {
     expect(sniffFormat(avif([[1, 1]], 'avis', ['msf1']))).toBe('avif');
   });
 
+  it('tells HEIC/HEIF from AVIF by the ftyp brands, AVIF first', () => {
+    for (const brand of ['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'hevm', 'hevs', 'mif1', 'msf1']) {
+      expect(sniffFormat(avif([[1, 1]], brand, [])), brand).toBe('heic');
+      expect(sniffFormat(avif([[1, 1]], 'isom', [brand])), `compatible ${brand}`).toBe('heic');
+    }
+    // AVIF files name the generic HEIF brands too: they stay AVIF, whichever brand comes first.
+    expect(sniffFormat(avif([[1, 1]], 'mif1', ['miaf', 'avif']))).toBe('avif');
+    expect(sniffFormat(avif([[1, 1]], 'msf1', ['avis']))).toBe('avif');
+    // Another ISO media file (an MP4 video) is neither.
+    expect(sniffFormat(avif([[1, 1]], 'isom', ['iso2', 'mp41']))).toBeUndefined();
+    // A brand only past the ftyp box does not count.
+    expect(sniffFormat(bytes(box('ftyp', [...ascii('isom'), 0, 0, 0, 0]), ascii('heic')))).toBeUndefined();
+    expect(headerSize(samples.heic, 'heic')).toEqual({ width: 4032, height: 3024 });
+  });
+
   it('recognises nothing else', () => {
     const others = [
       new Uint8Array(0),
@@ -133,7 +151,6 @@ describe('sniffFormat', () => {
       text('GIF88a'),
       text('RIFF\0\0\0\0WAVEfmt '),
       text('BMW 3 series, for sale, good condition'),
-      avif([[1, 1]], 'heic', ['mif1', 'heic']),
       text('%PDF-1.7'),
       bytes(0x50, 0x4b, 3, 4),
       text('hello <svg>'),
@@ -178,15 +195,16 @@ describe('types and extensions', () => {
       gif: 'image/gif',
       bmp: 'image/bmp',
       avif: 'image/avif',
+      heic: 'image/heic',
       svg: 'image/svg+xml',
     });
-    expect(extensions).toEqual({ jpeg: 'jpg', png: 'png', webp: 'webp', gif: 'gif', bmp: 'bmp', avif: 'avif', svg: 'svg' });
+    expect(extensions).toEqual({ jpeg: 'jpg', png: 'png', webp: 'webp', gif: 'gif', bmp: 'bmp', avif: 'avif', heic: 'heic', svg: 'svg' });
   });
 });
 
 describe('outputFormat', () => {
   it('keeps the format for "same" where the browser can write it', () => {
-    const same: Record<ImageFormat, ImageFormat> = { jpeg: 'jpeg', png: 'png', webp: 'webp', gif: 'png', bmp: 'png', avif: 'png', svg: 'svg' };
+    const same: Record<ImageFormat, ImageFormat> = { jpeg: 'jpeg', png: 'png', webp: 'webp', gif: 'png', bmp: 'png', avif: 'png', heic: 'jpeg', svg: 'svg' };
     for (const [input, output] of Object.entries(same)) expect(outputFormat(input as ImageFormat, 'same')).toBe(output);
   });
 
@@ -277,6 +295,35 @@ describe('uniqueNames', () => {
   it('leaves unique names alone', () => {
     expect(uniqueNames([])).toEqual([]);
     expect(uniqueNames(['a.png', 'b.png'])).toEqual(['a.png', 'b.png']);
+  });
+});
+
+describe('frameCount and decodedPixelBytes', () => {
+  it('counts the frames an animation will decode, from its headers', () => {
+    expect(frameCount(gif({ frames: 1 }), 'gif')).toBe(1);
+    expect(frameCount(gif({ frames: 7 }), 'gif')).toBe(7);
+    expect(frameCount(png(4, 4), 'png')).toBe(1);
+    expect(frameCount(png(4, 4, { actl: 'before' }), 'png')).toBe(2);
+    expect(frameCount(riff([vp8x(2, 2, 2), anim, webpChunk('ANMF', new Array<number>(16).fill(0)), webpChunk('ANMF', new Array<number>(16).fill(0))]), 'webp')).toBe(2);
+    expect(frameCount(samples.jpeg, 'jpeg')).toBe(1);
+    // A truncated GIF counts what it holds, never less than one.
+    expect(frameCount(gif({ frames: 3 }).subarray(0, 20), 'gif')).toBe(1);
+  });
+
+  it('sizes the decoded samples in bytes: a 16-bit PNG takes twice its 8-bit twin', () => {
+    const withDepth = (depth: number, colour: number) => {
+      const b = png(1, 1);
+      b[24] = depth;
+      b[25] = colour;
+      return b;
+    };
+    expect(decodedPixelBytes(withDepth(16, 6), 'png')).toBe(8);
+    expect(decodedPixelBytes(withDepth(8, 6), 'png')).toBe(4);
+    expect(decodedPixelBytes(withDepth(16, 2), 'png')).toBe(6);
+    expect(decodedPixelBytes(withDepth(16, 0), 'png')).toBe(2);
+    expect(decodedPixelBytes(withDepth(1, 3), 'png')).toBe(1);
+    expect(decodedPixelBytes(gif(), 'gif')).toBe(1);
+    expect(decodedPixelBytes(samples.jpeg, 'jpeg')).toBe(4);
   });
 });
 

@@ -7,7 +7,7 @@ import { hasAscii, hasBytes, u32 } from '../../../lib/image/bytes';
 import { avifSize, bmpSize, jpegSize, pngChunks, pngSignature, pngSize, scanGif, size, webpChunks, webpSize, type Size } from './headers';
 import { rootStart } from './xml';
 
-export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'bmp' | 'avif' | 'svg';
+export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'bmp' | 'avif' | 'heic' | 'svg';
 export type OutputChoice = 'same' | 'png' | 'jpeg' | 'webp';
 
 // The sizes of the BMP info headers: core (12), OS/2 (16, 64), Windows v1–v5 (40–124). A file
@@ -21,19 +21,25 @@ export function sniffFormat(bytes: Uint8Array): ImageFormat | undefined {
   if (hasAscii(bytes, 0, 'GIF87a') || hasAscii(bytes, 0, 'GIF89a')) return 'gif';
   if (hasAscii(bytes, 0, 'RIFF') && hasAscii(bytes, 8, 'WEBP')) return 'webp';
   if (hasAscii(bytes, 0, 'BM') && bmpHeaderSizes.has(u32(bytes, 14, true) ?? 0)) return 'bmp';
-  if (isAvif(bytes)) return 'avif';
+  // AVIF first: an AVIF file also names the generic HEIF brands (mif1, msf1).
+  if (hasBrand(bytes, avifBrands)) return 'avif';
+  if (hasBrand(bytes, heifBrands)) return 'heic';
   if (isSvg(bytes)) return 'svg';
   return undefined;
 }
 
-/** An ISO media file (ftyp box first) whose major or a compatible brand is AVIF, still or sequence. */
-function isAvif(b: Uint8Array): boolean {
+const avifBrands = ['avif', 'avis'];
+// HEVC-coded HEIF images and sequences (what iPhones write), and the generic HEIF brands.
+const heifBrands = ['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'hevm', 'hevs', 'mif1', 'msf1'];
+
+/** An ISO media file (ftyp box first) whose major or a compatible brand is one of `brands`. */
+function hasBrand(b: Uint8Array, brands: readonly string[]): boolean {
   if (!hasAscii(b, 4, 'ftyp')) return false;
   const end = Math.min(u32(b, 0, false) ?? 0, b.length);
-  const avif = (at: number) => hasAscii(b, at, 'avif') || hasAscii(b, at, 'avis');
-  if (avif(8)) return true;
+  const named = (at: number) => brands.some((brand) => hasAscii(b, at, brand));
+  if (named(8)) return true;
   // After the major brand (8) and its version (12), the compatible brands.
-  for (let at = 16; at + 4 <= end; at += 4) if (avif(at)) return true;
+  for (let at = 16; at + 4 <= end; at += 4) if (named(at)) return true;
   return false;
 }
 
@@ -60,6 +66,7 @@ export const mimeTypes: Readonly<Record<ImageFormat, string>> = {
   gif: 'image/gif',
   bmp: 'image/bmp',
   avif: 'image/avif',
+  heic: 'image/heic',
   svg: 'image/svg+xml',
 };
 
@@ -70,15 +77,21 @@ export const extensions: Readonly<Record<ImageFormat, string>> = {
   gif: 'gif',
   bmp: 'bmp',
   avif: 'avif',
+  heic: 'heic',
   svg: 'svg',
 };
 
-/** The formats a file is written in: what browsers can encode, and SVG, which is edited as text. */
-export type WritableFormat = Exclude<ImageFormat, 'gif' | 'bmp' | 'avif'>;
+/** The formats a file is written in by the browser: what browsers can encode, and SVG, which is edited as text. */
+export type WritableFormat = Exclude<ImageFormat, 'gif' | 'bmp' | 'avif' | 'heic'>;
 
-/** The format to write: 'same' keeps the input's, except formats a browser cannot encode (gif, bmp, avif → png). SVG stays SVG for 'same'. */
+/**
+ * The format a browser writes: 'same' keeps the input's, except formats a browser cannot encode
+ * (gif, bmp, avif → png; a HEIC photo → jpeg). SVG stays SVG for 'same'. A file with a lossless
+ * rewriter (logic/lossless) is written in its own format by that instead, when it can be.
+ */
 export function outputFormat(input: ImageFormat, choice: OutputChoice): WritableFormat {
   if (choice !== 'same') return choice;
+  if (input === 'heic') return 'jpeg';
   return input === 'gif' || input === 'bmp' || input === 'avif' ? 'png' : input;
 }
 
@@ -165,6 +178,55 @@ export function uniqueNames(names: readonly string[]): string[] {
   });
 }
 
+/**
+ * The frames of an animation from its headers (GIF image descriptors, the APNG acTL count,
+ * WebP ANMF chunks), 1 for a still image. Bounded by the file: a GIF frame takes some bytes.
+ */
+export function frameCount(bytes: Uint8Array, format: ImageFormat): number {
+  switch (format) {
+    case 'gif':
+      return Math.max(1, scanGif(bytes, Infinity)?.frames ?? 1);
+    case 'png': {
+      const acTL = pngChunks(bytes).find((c) => c.type === 'acTL' && c.length >= 8);
+      return Math.max(1, acTL ? (u32(bytes, acTL.at, false) ?? 1) : 1);
+    }
+    case 'webp':
+      return Math.max(1, webpChunks(bytes).filter((c) => c.type === 'ANMF').length);
+    default:
+      return 1;
+  }
+}
+
+/**
+ * Bytes per pixel of the decoded samples: a PNG's in its own depth (a 16-bit RGBA pixel is 8
+ * bytes), a GIF's palette indices (1), RGBA for the rest (4).
+ */
+export function decodedPixelBytes(bytes: Uint8Array, format: ImageFormat): number {
+  if (format === 'gif') return 1;
+  if (format !== 'png') return 4;
+  const depth = bytes[24] ?? 8;
+  const channels = [1, 0, 3, 1, 2, 0, 4][bytes[25] ?? 6] || 4;
+  return depth === 16 ? channels * 2 : channels;
+}
+
+/**
+ * Whether a WebP holds lossy (VP8) image data, still or in any frame of an animation: kept as
+ * WebP, that part is compressed again, at the quality chosen.
+ */
+export function isLossyWebp(bytes: Uint8Array): boolean {
+  return webpChunks(bytes).some((c) => {
+    if (c.type === 'VP8 ') return true;
+    if (c.type !== 'ANMF') return false;
+    // A frame: 16 bytes of position, size, duration and flags, then its own chunks.
+    for (let at = c.at + 16; at + 8 <= Math.min(c.at + c.length, bytes.length); ) {
+      if (hasAscii(bytes, at, 'VP8 ')) return true;
+      const length = u32(bytes, at + 4, true) ?? 0;
+      at += 8 + length + (length % 2);
+    }
+    return false;
+  });
+}
+
 /** Animated GIF (more than one image descriptor) / animated PNG (acTL chunk before IDAT) / animated WebP (ANIM chunk). */
 export function isAnimated(bytes: Uint8Array, format: ImageFormat): boolean {
   switch (format) {
@@ -199,7 +261,8 @@ export function headerSize(bytes: Uint8Array, format: ImageFormat): Size | undef
     case 'webp':
       return webpSize(bytes);
     case 'avif':
-      return avifSize(bytes);
+    case 'heic':
+      return avifSize(bytes); // HEIF's 'ispe', as AVIF's
     case 'svg':
       return undefined;
   }
