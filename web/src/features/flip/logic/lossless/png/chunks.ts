@@ -1,7 +1,5 @@
 // A PNG's chunks, read with every length and CRC checked, and written with fresh CRCs. Reading
 // makes views into the input, never copies, so a large file is held once.
-import { crc32 } from '../../pngStrips';
-
 const SIGNATURE = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Why a PNG is not rewritten: the caller re-encodes it instead, or says why not. */
@@ -85,4 +83,17 @@ export function put32(data: Uint8Array, at: number, v: number): void {
   data[at + 1] = (v >>> 16) & 0xff;
   data[at + 2] = (v >>> 8) & 0xff;
   data[at + 3] = v & 0xff;
+}
+
+const crcTable = new Uint32Array(256).map((_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+/** The CRC-32 of PNG chunks (and zlib's, and gzip's). */
+export function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
 }
