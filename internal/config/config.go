@@ -57,6 +57,11 @@ type Config struct {
 	// the default (DefaultBodyBudget, DefaultBodyBudgetPerUser); read them through the
 	// OrDefault methods.
 	BodyBudget, BodyBudgetPerUser int64
+	// AnswerSpoolBytes bounds the disk bytes of answers being sent (their spools' temporary
+	// files, in AnswerSpoolDir, "" for the system's), AnswerSpoolBytesPerUser one user's; zero
+	// is the default: read them through the OrDefault methods (answerspool.go).
+	AnswerSpoolBytes, AnswerSpoolBytesPerUser int64
+	AnswerSpoolDir                            string
 	// TLSCert and TLSKey are the certificate and key files handy serves HTTPS with (reloaded
 	// when they change); empty: plain HTTP, as behind a proxy.
 	TLSCert, TLSKey string
