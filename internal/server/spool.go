@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"handy/internal/docstore/status"
@@ -37,6 +38,7 @@ type spools struct {
 	dir  string // "" for os.TempDir
 	mem  usage
 	disk usage
+	open atomic.Int64 // spools not yet closed: answers being built or sent
 }
 
 // usage counts bytes held against a total and a per-user bound.
@@ -104,6 +106,7 @@ type spool struct {
 // answer alone is larger than the per-user budget. truncatable keeps the elements' offsets.
 func (sp *spools) newSpool(uid, hint string, truncatable bool) *spool {
 	s := &spool{sp: sp, uid: uid, hint: hint}
+	sp.open.Add(1)
 	if truncatable {
 		s.starts = []int64{}
 	}
@@ -234,8 +237,9 @@ func (s *spool) closeFile() {
 	s.fileSize = 0
 }
 
-// close gives back everything the spool holds.
+// close gives back everything the spool holds; call it once.
 func (s *spool) close() {
+	s.sp.open.Add(-1)
 	s.closeFile()
 	s.sp.mem.give(s.uid, int64(cap(s.mem)))
 	s.mem = nil
