@@ -239,8 +239,8 @@ func (s *spool) closeFile() {
 
 // close gives back everything the spool holds; call it once.
 func (s *spool) close() {
-	s.sp.open.Add(-1)
 	s.closeFile()
 	s.sp.mem.give(s.uid, int64(cap(s.mem)))
 	s.mem = nil
+	s.sp.open.Add(-1) // last: a spool counted closed holds nothing
 }
