@@ -21,8 +21,8 @@ import (
 const (
 	killWriters = 8 // concurrent writers, each signed in as a user of its own
 	// killWriterBudget bounds the writes one writer sends, so that its user stays within the
-	// write rate's burst (docstore.DefaultWriteBurst, 2,000: not configurable) even counting the
-	// resends of the batches lost in the kill, which are charged when they are applied then.
+	// write rate's burst (docstore.DefaultWriteBurst, 3,000 units, a small write one: not
+	// configurable) even counting the resends of the batches lost in the kill, which are charged when they are applied then.
 	killWriterBudget = 450
 	killPace         = 8 * time.Millisecond // a writer starts at most one batch per pace
 	// killSessionBatches is how many batch ids a writer sends under one clientId before it

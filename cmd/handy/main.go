@@ -83,7 +83,8 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 		MaxWrites: table.Limits().MaxWritesPerCommit,
 		Capped:    []docstore.Capped{{Collection: history.Collection, Max: history.MaxEntries}},
 		Check:     schema.Check,
-	}, docstore.WithLogger(logger))
+	}, docstore.WithLogger(logger), docstore.WithStorageQuota(cfg.StorageQuota), docstore.WithWriteRate(cfg.WriteRate, cfg.WriteBurst),
+		docstore.WithTombstoneRetention(cfg.TombstoneRetention))
 	defer docs.Close() // after the server's shutdown: every acknowledged commit is answered
 	accounts, err := account.New(st, docs, logger, table.Limits(), account.WithSchema(schema),
 		account.WithLimits(account.Limits{SignupsPerAddress: cfg.SignupLimit, Signups: 100 * cfg.SignupLimit}))

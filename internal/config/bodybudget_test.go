@@ -5,14 +5,14 @@ import (
 	"testing"
 )
 
-// TestBodyBudget: the body budgets default to 64 MiB and 8 MiB, take bytes or KiB/MiB/GiB from
+// TestBodyBudget: the body budgets default to 16 MiB and 8 MiB, take bytes or KiB/MiB/GiB from
 // a flag or the environment, and refuse less than a commit's 4 MiB, a per-user budget over the
 // whole and anything that is not a byte count.
 func TestBodyBudget(t *testing.T) {
 	t.Parallel()
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	c, err := Load(nil, env(nil))
-	if err != nil || c.BodyBudgetOrDefault() != 64<<20 || c.BodyBudgetPerUserOrDefault() != 8<<20 {
+	if err != nil || c.BodyBudgetOrDefault() != 16<<20 || c.BodyBudgetPerUserOrDefault() != 8<<20 {
 		t.Fatalf("defaults: %d, %d, %v", c.BodyBudgetOrDefault(), c.BodyBudgetPerUserOrDefault(), err)
 	}
 	c, err = Load([]string{"-body-budget", "1GiB"}, env(map[string]string{"HANDY_BODY_BUDGET_PER_USER": "16777216"}))

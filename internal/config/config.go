@@ -62,6 +62,9 @@ type Config struct {
 	// is the default: read them through the OrDefault methods (answerspool.go).
 	AnswerSpoolBytes, AnswerSpoolBytesPerUser int64
 	AnswerSpoolDir                            string
+	// StorageQuota bounds the bytes one account's documents take (docstore.WithStorageQuota);
+	// 0 is no quota.
+	StorageQuota int64
 	// TLSCert and TLSKey are the certificate and key files handy serves HTTPS with (reloaded
 	// when they change); empty: plain HTTP, as behind a proxy.
 	TLSCert, TLSKey string
@@ -72,6 +75,12 @@ type Config struct {
 	ACMEEmail, ACMEDirectory, ACMERoots string
 	// HTTPAddr is the plain-HTTP listener that redirects to HTTPS, with TLS on; empty: none.
 	HTTPAddr string
+	// WriteRate is the write cost units a second refilled into each user's bucket
+	// of WriteBurst units (docstore.WithWriteRate); TombstoneRetention is how long a deleted
+	// document's tombstone is kept for listens (docstore.WithTombstoneRetention).
+	WriteRate          float64
+	WriteBurst         int
+	TombstoneRetention time.Duration
 	// SignupLimit is how many accounts one network (an IPv4 address, an IPv6 /64) may open in
 	// an hour.
 	SignupLimit int
@@ -217,9 +226,9 @@ func (c Config) Logger(w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-// The body budgets' defaults: 64 MiB for all requests, 8 MiB (two commits) for one user.
+// The body budgets' defaults: 16 MiB for all requests (four full commits), 8 MiB (two commits) for one user.
 const (
-	DefaultBodyBudget        = 64 << 20
+	DefaultBodyBudget        = 16 << 20
 	DefaultBodyBudgetPerUser = 8 << 20
 )
 

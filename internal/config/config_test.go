@@ -20,7 +20,7 @@ func TestLoadDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data", AnalyticsRetention: 400, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000}
+	want := Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data", AnalyticsRetention: 400, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000, WriteRate: 10, WriteBurst: 3000, TombstoneRetention: 720 * time.Hour, StorageQuota: 64 << 20}
 	if c != want {
 		t.Errorf("Load() = %+v, want %+v", c, want)
 	}
@@ -41,20 +41,20 @@ func TestLoadPrecedence(t *testing.T) {
 			name: "environment over default",
 			env: map[string]string{"HANDY_ADDR": ":9000", "HANDY_PUBLIC_URL": "https://handy.example/", "HANDY_LOG_LEVEL": "debug",
 				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s", "HANDY_ANALYTICS_RETENTION": "30"},
-			want: Config{Addr: ":9000", PublicURL: "https://handy.example", LogLevel: slog.LevelDebug, LogFormat: "json", ShutdownTimeout: 3 * time.Second, DataDir: "data", AnalyticsRetention: 30, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000},
+			want: Config{Addr: ":9000", PublicURL: "https://handy.example", LogLevel: slog.LevelDebug, LogFormat: "json", ShutdownTimeout: 3 * time.Second, DataDir: "data", AnalyticsRetention: 30, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000, WriteRate: 10, WriteBurst: 3000, TombstoneRetention: 720 * time.Hour, StorageQuota: 64 << 20},
 		},
 		{
 			name: "flag over environment",
 			args: []string{"-addr", ":7000", "-public-url=https://Handy.Example:8443", "-log-level", "warn", "-log-format", "text", "-shutdown-timeout", "1m",
-				"-analytics-retention", "90d"},
+				"-analytics-retention", "90d", "-write-rate", "50", "-write-burst", "20000", "-tombstone-retention", "2s"},
 			env: map[string]string{"HANDY_ADDR": ":9000", "HANDY_PUBLIC_URL": "https://other.example", "HANDY_LOG_LEVEL": "debug",
-				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s", "HANDY_ANALYTICS_RETENTION": "30"},
-			want: Config{Addr: ":7000", PublicURL: "https://handy.example:8443", LogLevel: slog.LevelWarn, LogFormat: "text", ShutdownTimeout: time.Minute, DataDir: "data", AnalyticsRetention: 90, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000},
+				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s", "HANDY_ANALYTICS_RETENTION": "30", "HANDY_WRITE_RATE": "5", "HANDY_TOMBSTONE_RETENTION": "1h"},
+			want: Config{Addr: ":7000", PublicURL: "https://handy.example:8443", LogLevel: slog.LevelWarn, LogFormat: "text", ShutdownTimeout: time.Minute, DataDir: "data", AnalyticsRetention: 90, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000, WriteRate: 50, WriteBurst: 20000, TombstoneRetention: 2 * time.Second, StorageQuota: 64 << 20},
 		},
 		{
 			name: "empty variable is unset",
 			env:  map[string]string{"HANDY_ADDR": ""},
-			want: Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data", AnalyticsRetention: 400, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000},
+			want: Config{Addr: "localhost:8080", PublicURL: "http://localhost:8080", LogLevel: slog.LevelInfo, LogFormat: "text", ShutdownTimeout: 15 * time.Second, DataDir: "data", AnalyticsRetention: 400, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000, WriteRate: 10, WriteBurst: 3000, TombstoneRetention: 720 * time.Hour, StorageQuota: 64 << 20},
 		},
 	}
 	for _, tt := range tests {
@@ -124,6 +124,9 @@ func TestLoadRejects(t *testing.T) {
 		{"bad timeout", "HANDY_SHUTDOWN_TIMEOUT", []string{"-shutdown-timeout", "soon"}, nil},
 		{"negative timeout", "positive", []string{"-shutdown-timeout", "-1s"}, nil},
 		{"empty addr", "HANDY_ADDR", []string{"-addr", ""}, nil},
+		{"zero write rate", "above 0", []string{"-write-rate", "0"}, nil},
+		{"write burst below a commit", "full commit", []string{"-write-burst", "499"}, nil},
+		{"tombstone retention under a second", "HANDY_TOMBSTONE_RETENTION", nil, map[string]string{"HANDY_TOMBSTONE_RETENTION": "10ms"}},
 		{"database URL not postgres", "postgres://", []string{"-database-url", "mysql://u:p@h/db"}, nil},
 		{"empty data dir", "HANDY_DATA_DIR", []string{"-data-dir", ""}, nil},
 		{"client IP header with a space", "header name", []string{"-client-ip-header", "X Forwarded"}, nil},

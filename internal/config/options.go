@@ -115,7 +115,7 @@ func coreOptions() []option {
 			c.AnalyticsReferrersPerDay = n
 			return nil
 		}},
-		{"body-budget", "HANDY_BODY_BUDGET", "", "request-body bytes all requests together may hold at once (bytes, or with KiB, MiB or GiB; default 64MiB); a request reserves its declared length before reading its body, and past the budget is answered 429 with Retry-After. Parsing a body takes up to about 24 times its size more (docs/operations.md)", func(c *Config, v string) error {
+		{"body-budget", "HANDY_BODY_BUDGET", "", "request-body bytes all requests together may hold at once (bytes, or with KiB, MiB or GiB; default 16MiB, and a quarter more for bodies of at most 64KiB); a request reserves its declared length before reading its body, and past the budget is answered 429 with Retry-After. Parsing a body takes up to about 24 times its size more (docs/operations.md)", func(c *Config, v string) error {
 			if v == "" {
 				return nil
 			}
@@ -138,6 +138,42 @@ func coreOptions() []option {
 				return errors.New("must not exceed -body-budget")
 			}
 			c.BodyBudgetPerUser = n
+			return nil
+		}},
+		{"storage-quota", "HANDY_STORAGE_QUOTA", "64MiB", "bytes each account's documents may take, index rows included (bytes, or with KiB, MiB or GiB; at least 4MiB; 0: no quota); a commit that would go past it is refused (429 resource-exhausted) until the user deletes something. A full account (10,000 history entries and a profile with its avatar) takes about 12MB (docs/operations.md)", func(c *Config, v string) error {
+			if v == "0" {
+				c.StorageQuota = 0
+				return nil
+			}
+			n, err := parseBytes(v)
+			if err != nil {
+				return fmt.Errorf("%w, or 0 for no quota", err)
+			}
+			c.StorageQuota = n
+			return nil
+		}},
+		{"write-rate", "HANDY_WRITE_RATE", "10", "write cost units a second each user may spend, refilled continuously into the bucket of -write-burst; a write costs 1 + its index entries/16 + its KiB/4 (a small write: 1), and past the bucket a commit is answered 429 with Retry-After", func(c *Config, v string) error {
+			n, err := strconv.ParseFloat(v, 64)
+			if err != nil || !(n > 0) || n > 1_000_000 {
+				return errors.New("must be a number above 0 and at most 1000000, such as 10")
+			}
+			c.WriteRate = n
+			return nil
+		}},
+		{"write-burst", "HANDY_WRITE_BURST", "3000", "write cost units one user may spend at once (the bucket -write-rate refills): what a browser queued offline goes out at once, and the costliest commit (3000 units) fits; at least 500", func(c *Config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 500 || n > 100_000_000 {
+				return errors.New("must be a whole number from 500 (a full commit) to 100000000, such as 3000")
+			}
+			c.WriteBurst = n
+			return nil
+		}},
+		{"tombstone-retention", "HANDY_TOMBSTONE_RETENTION", "720h", "how long a deleted document's tombstone is kept for listens to hear of the deletion; a client away longer gets a reset and checks its copy document by document (pruned every hour, or every retention when shorter)", func(c *Config, v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < time.Second || d > 100*365*24*time.Hour {
+				return errors.New("must be a duration from 1s to 876000h, such as 720h")
+			}
+			c.TombstoneRetention = d
 			return nil
 		}},
 		{"signup-limit", "HANDY_SIGNUP_LIMIT", "10", "accounts one network (an IPv4 address, an IPv6 /64) may open per hour; sign-ups from all networks together stop at 100 times this", func(c *Config, v string) error {

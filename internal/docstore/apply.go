@@ -21,6 +21,8 @@ type docState struct {
 	updated      int64
 	rows         []IndexRow // the index rows when live, computed lazily
 	dirty        bool
+	startSize    int64 // storedSize before the batch (0: not live)
+	size         int64 // storedSize now
 }
 
 // applyBatch applies p's writes at the next commit time to the group's view of the documents
@@ -35,12 +37,6 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *
 		}
 	}
 	t := s.nextTime(c)
-	charge := func() {}
-	if !p.server {
-		if charge, err = s.checkRate(&g.rates, p.caller, max(1, len(p.writes)), t); err != nil {
-			return answer{err: err}, false, nil
-		}
-	}
 	states := make(map[string]*docState)
 	var order []*docState
 	results := make([]WriteResult, len(p.writes))
@@ -56,29 +52,44 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *
 		if w.Merge && s.cfg.Check != nil {
 			checkMerged = func(f value.Fields) error { return s.cfg.checkDoc(i, w.Path, f) }
 		}
-		r, err := st.apply(w, t, checkMerged)
+		r, err := st.apply(i, w, t, checkMerged)
 		if err != nil {
-			// Refused batches are charged too: each costs the database all the same.
-			charge()
-			return answer{err: err}, false, nil
+			return s.refuse(g, p, t, err), false, nil
 		}
 		results[i] = r
 	}
-	charge()
 	res := CommitResult{WriteResults: results, CommitTime: fromMicros(t), Version: c.version}
-	changes, size := false, 0
+	changes, size, units, grown := false, 0, len(p.writes), int64(0)
 	for _, st := range order {
 		changes = changes || st.dirty && (st.live || st.wasLive)
 		if st.dirty && st.live {
 			size += len(st.raw)
+			units += docCost(len(st.raw), len(st.rows)) - 1 // the write's own unit is counted above
+		}
+		if st.dirty {
+			grown += st.size - st.startSize
 		}
 	}
 	if size > MaxBatchBytes {
-		return answer{err: status.Invalidf("the batch would leave %d bytes of documents, more than %d (16 MiB): split it", size, MaxBatchBytes)}, false, nil
+		return s.refuse(g, p, t, status.Invalidf("the batch would leave %d bytes of documents, more than %d (16 MiB): split it", size, MaxBatchBytes)), false, nil
+	}
+	if err := checkCommitCost(units); err != nil {
+		return s.refuse(g, p, t, err), false, nil
+	}
+	if !p.server {
+		charge, err := s.checkRate(&g.rates, p.caller, units, t)
+		if err != nil {
+			return answer{err: err}, false, nil
+		}
+		if err := s.checkQuota(&g.usage, p.caller, grown); err != nil {
+			return s.refuse(g, p, t, err), false, nil
+		}
+		charge()
 	}
 	if !changes {
 		return answer{result: res}, false, nil
 	}
+	g.usage.add(p.caller, grown)
 	c.version++
 	res.Version = c.version
 	for _, st := range order {
@@ -89,15 +100,27 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *
 	return answer{result: res}, false, nil
 }
 
+// refuse answers a batch refused for what it holds (err), charging the caller's write rate one
+// unit per write: each refusal costs the database all the same.
+func (s *Store) refuse(g *groupReads, p *pending, t int64, err error) answer {
+	if !p.server {
+		if charge, rateErr := s.checkRate(&g.rates, p.caller, len(p.writes), t); rateErr == nil {
+			charge()
+		}
+	}
+	return answer{err: err}
+}
+
 // apply applies one write to the document's state at commit time t; checkMerged, when not
 // nil, is the application's schema (Config.Check), asked about a merge's resulting document.
-func (st *docState) apply(w *prepared, t int64, checkMerged func(value.Fields) error) (WriteResult, error) {
+// i is the write's index, for messages.
+func (st *docState) apply(i int, w *prepared, t int64, checkMerged func(value.Fields) error) (WriteResult, error) {
 	if err := st.check(w.Precondition); err != nil {
 		return WriteResult{}, err
 	}
 	if w.Delete {
 		if st.live {
-			st.live, st.raw, st.fields, st.rows, st.updated, st.dirty = false, nil, nil, nil, t, true
+			st.live, st.raw, st.fields, st.rows, st.updated, st.dirty, st.size = false, nil, nil, nil, t, true, 0
 		}
 		return WriteResult{}, nil
 	}
@@ -128,10 +151,19 @@ func (st *docState) apply(w *prepared, t int64, checkMerged func(value.Fields) e
 		// included; so does its version here, and listeners hear nothing.
 		return WriteResult{UpdateTime: fromMicros(st.updated)}, nil
 	}
+	if rows == nil {
+		// A merge's document: its index rows are what the entry limit, the cost and the
+		// quota count, and what flushDocs writes.
+		rows = indexRows(w.Path, fields)
+		if err := checkEntries(w.path, len(rows)); err != nil {
+			return WriteResult{}, status.Invalidf("write %d: %s", i, err.(*status.Error).Message)
+		}
+	}
 	if !st.live {
 		st.created = t
 	}
 	st.live, st.raw, st.fields, st.rows, st.updated, st.dirty = true, raw, fields, rows, t, true
+	st.size = storedSize(w.path, raw, rows)
 	return WriteResult{UpdateTime: fromMicros(t)}, nil
 }
 

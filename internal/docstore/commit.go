@@ -72,7 +72,8 @@ type WriteResult struct {
 //
 // Commits from all callers are queued to one committer, which applies as many as are waiting
 // in one transaction (a failing batch fails alone, see commitGroup), then commits once: one
-// fsync for many batches. If ctx ends first, Commit returns ctx's error, but a batch already
+// fsync for many batches. It takes the callers' batches in turn (fairqueue.go), so that one
+// caller's backlog of costly batches does not hold up another's. If ctx ends first, Commit returns ctx's error, but a batch already
 // queued may still be applied: that is what ClientID and BatchID are for. A capped collection
 // (Config.Capped) keeps its Max live entries: the oldest by createTime become tombstones in
 // the commit that overfills it.
@@ -90,7 +91,7 @@ func (s *Store) Commit(ctx context.Context, caller string, req CommitRequest) (C
 	if err != nil {
 		return CommitResult{}, err
 	}
-	p := &pending{caller: caller, req: req, writes: writes, answer: make(chan answer, 1)}
+	p := &pending{caller: caller, req: req, writes: writes, cost: estimateCost(writes), answer: make(chan answer, 1)}
 	select {
 	case <-s.closing:
 		return CommitResult{}, errClosed
@@ -130,6 +131,8 @@ type prepared struct {
 	parent string
 	json   []byte     // the new fields' JSON, for a replace
 	rows   []IndexRow // the new index rows, for a replace
+	// patchBytes is a merge's fields' JSON size: what the committer's groups estimate it by.
+	patchBytes int
 }
 
 // prepare validates a request as far as it can without the stored documents.
@@ -165,6 +168,11 @@ func (s *Store) prepare(caller string, req CommitRequest) ([]prepared, error) {
 			}
 		}
 		out[i] = p
+	}
+	// A replace's cost is known here: a batch over the bound is refused before it is queued
+	// (applyBatch checks the merged documents too).
+	if err := checkCommitCost(estimateCost(out)); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -210,6 +218,11 @@ func prepareWrite(caller string, w Write) (prepared, error) {
 			return prepared{}, err
 		}
 		p.json, p.rows = raw, indexRows(w.Path, w.Fields)
+		if err := checkEntries(p.path, len(p.rows)); err != nil {
+			return prepared{}, err
+		}
+	} else {
+		p.patchBytes = len(raw)
 	}
 	return p, nil
 }

@@ -114,15 +114,15 @@ func TestCommitValidation(t *testing.T) {
 		_, err := s.Commit(ctx, "u1", CommitRequest{Writes: []Write{merge("users/u1/d/a", value.Fields{"t": strV(big[:1000])}, "t")}})
 		wantCode(t, err, status.ErrInvalidArgument, `"users/u1/d/a" would be`)
 
-		// A batch may leave at most MaxBatchBytes of documents: 17 of nearly 1 MiB are too
-		// many, 15 pass.
+		// A batch may cost at most MaxCommitCost units: 12 documents of nearly 1 MiB (256 units
+		// each) are too many, 11 pass.
 		var huge []Write
 		for i := range 17 {
 			huge = append(huge, put(fmt.Sprintf("users/u1/big/%d", i), value.Fields{"s": strV(big[:MaxDocumentBytes-200])}))
 		}
-		_, err = s.Commit(ctx, "u1", CommitRequest{Writes: huge})
-		wantCode(t, err, status.ErrInvalidArgument, "more than 16777216 (16 MiB)")
-		commit(t, s, "u1", huge[:15]...)
+		_, err = s.Commit(ctx, "u1", CommitRequest{Writes: huge[:12]})
+		wantCode(t, err, status.ErrInvalidArgument, "costs 3072 units, more than 3000")
+		commit(t, s, "u1", huge[:11]...)
 	})
 }
 

@@ -11,12 +11,17 @@ import (
 )
 
 const (
-	// queueSize bounds the commits waiting for the committer; past it, Commit waits (and its
-	// context can end the wait), which is the back-pressure on writers.
+	// queueSize bounds the commits waiting for the committer in its channel, and again those it
+	// has taken into its per-caller queues (fairQueue); past it, Commit waits (and its context
+	// can end the wait), which is the back-pressure on writers.
 	queueSize = 4096
-	// maxGroupWrites stops a group from growing, so that one transaction stays short and a
-	// full batch still fits; a single batch of up to Config.MaxWrites always goes.
+	// maxGroupWrites and maxGroupCost stop a group from growing, so that one transaction stays
+	// short: 500 cost units (a full batch of small writes) are about 80 ms of SQLite on two busy
+	// cores (BenchmarkCommitCost), so that a light commit grouped with others waits little, and
+	// a costlier batch goes in a group of its own (fairqueue.go). A group's first batch always
+	// goes, however costly (at most MaxCommitCost).
 	maxGroupWrites = 2000
+	maxGroupCost   = 500
 	// groupTimeout bounds one group's transaction, so that a stuck database fails the waiting
 	// commits (unavailable) instead of holding them for ever.
 	groupTimeout = 30 * time.Second
@@ -26,6 +31,7 @@ const (
 type pending struct {
 	caller string
 	server bool // written by the server for the caller (CommitInTx): not charged to its rate
+	cost   int  // estimateCost of writes: what the group it goes in is bounded by
 	req    CommitRequest
 	writes []prepared
 	answer chan answer // buffered: the committer never waits for a caller that left
@@ -42,42 +48,33 @@ type clock struct {
 	version, time int64
 }
 
-// commitLoop is the committer: it takes whatever commits are queued, applies them in one
-// transaction and answers them, until Close; then it answers what is still queued and stops.
+// commitLoop is the committer: it takes whatever commits are queued into per-caller queues,
+// applies a group of them, taken in turn by caller (fairQueue.group), in one transaction and
+// answers them, until Close; then it answers what is still queued and stops. It never waits
+// for more: while one group is being committed the next one gathers in the queue, so batching
+// grows with the load and costs nothing when there is none.
 func (s *Store) commitLoop() {
 	defer close(s.done)
+	q := newFairQueue()
 	for {
-		select {
-		case p := <-s.queue:
-			s.commitGroup(s.collect(p))
-		case <-s.closing:
-			for {
-				select {
-				case p := <-s.queue:
-					s.commitGroup(s.collect(p))
-				default:
+		if q.len() == 0 {
+			select {
+			case p := <-s.queue:
+				q.push(p)
+			case <-s.closing:
+				q.fill(s.queue, queueSize)
+				if q.len() == 0 {
 					return
 				}
 			}
 		}
-	}
-}
-
-// collect adds to first the commits already waiting, up to maxGroupWrites writes. It never
-// waits for more: while one group is being committed the next one gathers in the queue, so
-// batching grows with the load and costs nothing when there is none.
-func (s *Store) collect(first *pending) []*pending {
-	group := []*pending{first}
-	for n := len(first.writes); n < maxGroupWrites; {
-		select {
-		case p := <-s.queue:
-			group = append(group, p)
-			n += max(1, len(p.writes))
-		default:
-			return group
+		q.fill(s.queue, queueSize)
+		group := q.group(s.groupCost, maxGroupWrites)
+		if s.groupHook != nil {
+			s.groupHook(group)
 		}
+		s.commitGroup(group)
 	}
-	return group
 }
 
 // commitGroup applies a group in one transaction, commits, tells the notify hook and answers
@@ -159,6 +156,9 @@ func (s *Store) applyGroup(ctx context.Context, tx *store.Tx, group []*pending) 
 	if err := g.rates.write(ctx, tx); err != nil {
 		return nil, nil, err
 	}
+	if err := g.usage.write(ctx, tx); err != nil {
+		return nil, nil, err
+	}
 	if c == start {
 		return answers, changed, nil
 	}
@@ -188,7 +188,7 @@ func (s *Store) CommitInTx(ctx context.Context, tx *store.Tx, caller string, req
 	if err != nil {
 		return CommitResult{}, nil, err
 	}
-	answers, changed, err := s.applyGroup(ctx, tx, []*pending{{caller: caller, server: true, req: req, writes: writes}})
+	answers, changed, err := s.applyGroup(ctx, tx, []*pending{{caller: caller, server: true, cost: estimateCost(writes), req: req, writes: writes}})
 	if err != nil {
 		return CommitResult{}, nil, fmt.Errorf("docstore: commit: %w", err)
 	}

@@ -12,14 +12,18 @@
 //
 //	commit.go        Commit: CommitRequest checked (prepare) and queued; CommitResult and its JSON
 //	commit_parse.go  ParseCommitRequest: the HTTP body to a CommitRequest
-//	committer.go     the group-commit pipeline: one goroutine takes every queued batch into one
+//	committer.go     the group-commit pipeline: one goroutine takes queued batches into one
 //	                 transaction (commitGroup, applyGroup), answers each, then wakes listeners
+//	fairqueue.go     the committer's queue: a FIFO per caller, groups taken in turn by caller
+//	cost.go          what a write costs (units for the rate, a commit, a group), the index-entry
+//	                 limit, and a document's stored size
 //	groupreads.go    groupReads: a group's reads fetched at once (prefetch), each batch's result
 //	                 kept (write), and the documents written once at the end (flushDocs)
 //	apply.go         applyBatch and docState: one batch's writes and preconditions on the
 //	                 documents as the batches before left them
 //	exactlyonce.go   a numbered batch is applied once; a resend gets the first answer back
-//	ratelimit.go     the per-user write-rate token buckets
+//	ratelimit.go     the per-user write-rate token buckets, charged in cost units
+//	quota.go         the per-user storage quota: doc_usage, kept by every commit
 //	indexrows.go     the single-field index rows of a document, and their INSERT
 //	prune.go         capped collections' oldest entries (Config.Capped), old tombstones hourly
 //	hub.go           wake-ups of this instance's listens, and pg_notify for the other instances

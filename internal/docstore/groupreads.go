@@ -25,6 +25,7 @@ type groupReads struct {
 
 	once  exactlyOnce // exactlyonce.go
 	rates rateBook    // ratelimit.go
+	usage usageBook   // quota.go
 	caps  capCounts   // prune.go
 }
 
@@ -36,6 +37,7 @@ type docRow struct {
 	fields           value.Fields
 	rows             []IndexRow
 	created, updated int64
+	size             int64 // storedSize when live, else 0
 }
 
 // dirtyDoc is a document a group has changed: its owner and the version of its last change.
@@ -48,7 +50,7 @@ type dirtyDoc struct {
 // one query per table (per chunk of inChunk).
 func prefetch(ctx context.Context, tx *store.Tx, group []*pending, cfg Config) (*groupReads, error) {
 	g := &groupReads{cfg: cfg, docs: map[string]docRow{}, startLive: map[string]bool{}, dirty: map[string]dirtyDoc{},
-		once: newExactlyOnce(), rates: newRateBook(), caps: newCapCounts()}
+		once: newExactlyOnce(), rates: newRateBook(), usage: newUsageBook(), caps: newCapCounts()}
 	var paths, owners, clients []string
 	seen := map[string]bool{}
 	for _, p := range group {
@@ -67,12 +69,12 @@ func prefetch(ctx context.Context, tx *store.Tx, group []*pending, cfg Config) (
 			clients = append(clients, c)
 		}
 	}
-	err := selectIn(ctx, tx, "SELECT path, fields, create_time, update_time FROM docs WHERE path IN ", paths, nil,
+	err := selectIn(ctx, tx, "SELECT path, fields, create_time, update_time, size FROM docs WHERE path IN ", paths, nil,
 		func(rows *sql.Rows) error {
 			var path string
 			var fields sql.NullString
 			var d docRow
-			if err := rows.Scan(&path, &fields, &d.created, &d.updated); err != nil {
+			if err := rows.Scan(&path, &fields, &d.created, &d.updated, &d.size); err != nil {
 				return err
 			}
 			d.live, d.raw = fields.Valid, []byte(fields.String)
@@ -86,6 +88,9 @@ func prefetch(ctx context.Context, tx *store.Tx, group []*pending, cfg Config) (
 	if err := g.rates.read(ctx, tx, owners); err != nil {
 		return nil, err
 	}
+	if err := g.usage.read(ctx, tx, owners); err != nil {
+		return nil, err
+	}
 	if err := g.once.read(ctx, tx, owners, clients); err != nil {
 		return nil, err
 	}
@@ -96,7 +101,7 @@ func prefetch(ctx context.Context, tx *store.Tx, group []*pending, cfg Config) (
 func (g *groupReads) load(w *prepared) *docState {
 	d := g.docs[w.path]
 	return &docState{path: w.path, parent: w.parent, wasLive: d.live, live: d.live, raw: d.raw, fields: d.fields,
-		created: d.created, updated: d.updated, rows: d.rows}
+		created: d.created, updated: d.updated, rows: d.rows, startSize: d.size, size: d.size}
 }
 
 // write records a batch's final state of one document at version v; flushDocs writes the
@@ -106,7 +111,7 @@ func (g *groupReads) write(st *docState, owner string, v int64) {
 		g.dirtyOrder = append(g.dirtyOrder, st.path)
 	}
 	g.dirty[st.path] = dirtyDoc{parent: st.parent, owner: owner, version: v}
-	g.docs[st.path] = docRow{live: st.live, raw: st.raw, fields: st.fields, rows: st.rows, created: st.created, updated: st.updated}
+	g.docs[st.path] = docRow{live: st.live, raw: st.raw, fields: st.fields, rows: st.rows, created: st.created, updated: st.updated, size: st.size}
 	if limit, capped := g.cfg.capOf(st.parent); capped && st.live != st.wasLive {
 		g.caps.add(st.parent, owner, limit, boolInt(st.live)-boolInt(st.wasLive))
 	}
@@ -147,7 +152,7 @@ func (g *groupReads) flushDocs(ctx context.Context, tx *store.Tx, c clock) error
 			}
 			rows = append(rows, r...)
 		}
-		docs = append(docs, []any{path, dd.parent, dd.owner, fields, d.created, d.updated, dd.version})
+		docs = append(docs, []any{path, dd.parent, dd.owner, fields, d.created, d.updated, dd.version, d.size})
 	}
 	for len(unindex) > 0 {
 		part := unindex[:min(len(unindex), inChunk)]
@@ -163,10 +168,10 @@ func (g *groupReads) flushDocs(ctx context.Context, tx *store.Tx, c clock) error
 	for len(docs) > 0 {
 		part := docs[:min(len(docs), docChunk)]
 		docs = docs[len(part):]
-		q := "INSERT INTO docs (path, parent, owner, fields, create_time, update_time, version) VALUES " +
-			strings.Repeat("(?, ?, ?, ?, ?, ?, ?), ", len(part)-1) + `(?, ?, ?, ?, ?, ?, ?)
+		q := "INSERT INTO docs (path, parent, owner, fields, create_time, update_time, version, size) VALUES " +
+			strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?), ", len(part)-1) + `(?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (path) DO UPDATE SET fields = excluded.fields, create_time = excluded.create_time,
-				update_time = excluded.update_time, version = excluded.version`
+				update_time = excluded.update_time, version = excluded.version, size = excluded.size`
 		var args []any
 		for _, d := range part {
 			args = append(args, d...)
@@ -178,5 +183,5 @@ func (g *groupReads) flushDocs(ctx context.Context, tx *store.Tx, c clock) error
 	if err := insertIndexRows(ctx, tx, rows); err != nil {
 		return err
 	}
-	return g.caps.write(ctx, tx, c, g.docs)
+	return g.caps.write(ctx, tx, c, g.docs, &g.usage)
 }

@@ -43,6 +43,14 @@ type Changes struct {
 	// Version is the version to listen from next: the newest change's, or the caller's own
 	// when nothing changed before the timeout.
 	Version int64
+	// More: the answer was cut at its bounds, and listening again from Version answers at
+	// once. The caller continues with Continue and Horizon, not Listen: the rest of a reset (or
+	// of the live documents from 0) may lie below the pruned tombstones' horizon, where Listen
+	// would answer the same first part again, for ever.
+	More bool
+	// Horizon, with More: the version up to which the owner's deletions were pruned when the
+	// answer was read.
+	Horizon int64
 }
 
 // An Answer takes a listen's answer as it is read (ListenTo), so that the store never holds it
@@ -67,8 +75,23 @@ type Answer interface {
 // listens again from its Version for the rest. waiting, if not nil, is Answer.Waiting.
 // Listen collects ListenTo's answer.
 func (s *Store) Listen(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func()) (Changes, error) {
+	return s.collect(ctx, caller, since, nil, timeout, waiting)
+}
+
+// Continue is Listen from the Version of an answer that had More, given its Horizon: no Reset
+// for tombstones pruned below since as long as nothing was pruned since that answer (the
+// horizon has not moved), as the caller then holds exactly what the answers up to since
+// brought (after a Reset or from 0: live documents, none deleted before), and every deletion
+// after since is still there to tell it. Once the horizon moved, a deletion after since may
+// be gone: a Reset, as from Listen.
+func (s *Store) Continue(ctx context.Context, caller string, since, horizon int64, timeout time.Duration, waiting func()) (Changes, error) {
+	return s.collect(ctx, caller, since, &horizon, timeout, waiting)
+}
+
+// collect is ListenTo with the answer collected in memory.
+func (s *Store) collect(ctx context.Context, caller string, since int64, horizon *int64, timeout time.Duration, waiting func()) (Changes, error) {
 	a := &collectedAnswer{waiting: waiting}
-	ch, done, err := s.ListenTo(ctx, caller, since, timeout, a)
+	ch, done, err := s.ListenTo(ctx, caller, since, horizon, timeout, a)
 	done()
 	if err != nil {
 		return Changes{}, err
@@ -77,12 +100,13 @@ func (s *Store) Listen(ctx context.Context, caller string, since int64, timeout 
 	return ch, nil
 }
 
-// ListenTo is Listen with the answer's changes handed to a as they are read: the Changes it
-// returns hold only Reset and Version. The listen keeps its slot among the caller's
+// ListenTo is Listen (horizon nil) or Continue (horizon the answer's Horizon) with the answer's
+// changes handed to a as they are read: the Changes it returns hold all but the changes. The
+// listen keeps its slot among the caller's
 // maxListeners until done is called (always, once the answer is written or abandoned), so that
 // the answers read but not yet taken by their clients are bounded by those slots too. Each read
 // of the changes waits for a read slot (readslots.go) and hands one document at a time to a.
-func (s *Store) ListenTo(ctx context.Context, caller string, since int64, timeout time.Duration, a Answer) (_ Changes, done func(), _ error) {
+func (s *Store) ListenTo(ctx context.Context, caller string, since int64, horizon *int64, timeout time.Duration, a Answer) (_ Changes, done func(), _ error) {
 	done = func() {}
 	switch {
 	case caller == "":
@@ -102,7 +126,7 @@ func (s *Store) ListenTo(ctx context.Context, caller string, since int64, timeou
 	defer timer.Stop()
 	for {
 		// Registered before reading: a commit after the read wakes this listen.
-		ch, n, err := s.readSlotChanges(ctx, caller, since, a)
+		ch, n, err := s.readSlotChanges(ctx, caller, since, horizon, a)
 		if err != nil || ch.Reset || n > 0 {
 			return ch, done, err
 		}
@@ -122,13 +146,13 @@ func (s *Store) ListenTo(ctx context.Context, caller string, since int64, timeou
 }
 
 // readSlotChanges is changes within a read slot; n is the number of changes a took.
-func (s *Store) readSlotChanges(ctx context.Context, owner string, since int64, a Answer) (Changes, int, error) {
+func (s *Store) readSlotChanges(ctx context.Context, owner string, since int64, horizon *int64, a Answer) (Changes, int, error) {
 	release, err := s.reads.acquire(ctx, owner)
 	if err != nil {
 		return Changes{}, 0, err
 	}
 	defer release()
-	return s.changes(ctx, owner, since, a)
+	return s.changes(ctx, owner, since, horizon, a)
 }
 
 // onceWaited is an Answer whose Waiting was called already.
@@ -159,10 +183,11 @@ func (c *collectedAnswer) Truncate(n int) error {
 }
 
 // changes reads what changed for owner after since, without waiting, into a; n is the number
-// of changes a holds afterwards.
-func (s *Store) changes(ctx context.Context, owner string, since int64, a Answer) (Changes, int, error) {
+// of changes a holds afterwards. horizon, when not nil, is the Horizon of the answer that since
+// continues (Continue).
+func (s *Store) changes(ctx context.Context, owner string, since int64, horizon *int64, a Answer) (Changes, int, error) {
 	out, n, err := s.readChanges(ctx, owner, since, a)
-	if err != nil || since == 0 {
+	if err != nil || (since == 0 && !out.More) {
 		return out, n, err
 	}
 	// Read after the changes: a pruning that removed a tombstone the read above missed has
@@ -173,14 +198,15 @@ func (s *Store) changes(ctx context.Context, owner string, since int64, a Answer
 	if err != nil {
 		return Changes{}, 0, fmt.Errorf("docstore: listen %s: %w", owner, err)
 	}
-	if since >= pruned && since <= newest {
+	out.Horizon = pruned
+	if since == 0 || (since <= newest && (since >= pruned || (horizon != nil && *horizon == pruned))) {
 		return out, n, nil
 	}
 	if err := a.Truncate(0); err != nil {
 		return Changes{}, 0, err
 	}
 	out, n, err = s.readChanges(ctx, owner, 0, a)
-	out.Reset = true
+	out.Reset, out.Horizon = true, pruned
 	return out, n, err
 }
 
@@ -236,6 +262,7 @@ func (s *Store) readChanges(ctx context.Context, owner string, since int64, a An
 	}
 	rows.Close()
 	if cut {
+		out.More = true
 		return out, n, nil
 	}
 	if n <= listenDocs {
@@ -247,10 +274,13 @@ func (s *Store) readChanges(ctx context.Context, owner string, since int64, a An
 		return Changes{}, 0, err
 	}
 	if lastStart > 0 {
-		out.Version = before
+		out.Version, out.More = before, true
 		return out, lastStart, nil
 	}
-	return s.readVersion(ctx, owner, out.Version, a)
+	// One version past the bounds alone: what follows it is the next answer's.
+	out, n, err = s.readVersion(ctx, owner, out.Version, a)
+	out.More = err == nil
+	return out, n, err
 }
 
 // readVersion reads every change of one version of owner's into a: one batch, which MaxWrites
@@ -309,15 +339,22 @@ func (c Change) MarshalJSON() ([]byte, error) {
 	return value.MarshalTombstone(c.Path, c.UpdateTime, c.Version)
 }
 
-// MarshalJSON encodes a listen answer: {"reset","version","changes"}.
+// MarshalJSON encodes a listen answer: {"reset","version","changes"}, and when it was cut
+// "more": true with its "horizon".
 func (c Changes) MarshalJSON() ([]byte, error) {
 	changes := c.Changes
 	if changes == nil {
 		changes = []Change{}
 	}
+	horizon := ""
+	if c.More {
+		horizon = strconv.FormatInt(c.Horizon, 10)
+	}
 	return json.Marshal(struct {
 		Reset   bool     `json:"reset"`
 		Version string   `json:"version"`
 		Changes []Change `json:"changes"`
-	}{c.Reset, strconv.FormatInt(c.Version, 10), changes})
+		More    bool     `json:"more,omitempty"`
+		Horizon string   `json:"horizon,omitempty"`
+	}{c.Reset, strconv.FormatInt(c.Version, 10), changes, c.More, horizon})
 }

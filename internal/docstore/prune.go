@@ -44,7 +44,8 @@ func (k *capCounts) add(parent, owner string, limit, d int) {
 // write adds the group's net changes to the capped collections' live entries (doc_counts, one
 // statement for them all), and prunes each that this takes past its cap. docs is the group's
 // view of the documents, which learns of the pruned ones.
-func (k *capCounts) write(ctx context.Context, tx *store.Tx, c clock, docs map[string]docRow) error {
+// usage learns of the space the pruned entries gave back.
+func (k *capCounts) write(ctx context.Context, tx *store.Tx, c clock, docs map[string]docRow, usage *usageBook) error {
 	var args []any
 	for _, parent := range k.order {
 		if h := k.deltas[parent]; h.delta != 0 {
@@ -77,7 +78,7 @@ func (k *capCounts) write(ctx context.Context, tx *store.Tx, c clock, docs map[s
 			return fmt.Errorf("count capped collections' entries: %w", err)
 		}
 		for parent, live := range over {
-			if err := pruneOldest(ctx, tx, docs, parent, live, c, k.deltas[parent].limit); err != nil {
+			if err := pruneOldest(ctx, tx, docs, usage, k.deltas[parent].owner, parent, live, c, k.deltas[parent].limit); err != nil {
 				return err
 			}
 		}
@@ -89,19 +90,22 @@ func (k *capCounts) write(ctx context.Context, tx *store.Tx, c clock, docs map[s
 // entries past the limit, as tombstones at c, the group's last time and version, so that they
 // come after any change the group made to them. doc_counts is kept by every commit that adds
 // or removes an entry of a capped collection, so anything else that writes docs must keep it too.
-func pruneOldest(ctx context.Context, tx *store.Tx, docs map[string]docRow, parent string, live int, c clock, limit int) error {
-	rows, err := tx.Query(ctx, "SELECT path FROM docs WHERE parent = ? AND fields IS NOT NULL ORDER BY create_time, path LIMIT ?", parent, live-limit)
+func pruneOldest(ctx context.Context, tx *store.Tx, docs map[string]docRow, usage *usageBook, owner, parent string, live int, c clock, limit int) error {
+	rows, err := tx.Query(ctx, "SELECT path, size FROM docs WHERE parent = ? AND fields IS NOT NULL ORDER BY create_time, path LIMIT ?", parent, live-limit)
 	if err != nil {
 		return fmt.Errorf("find the oldest of %s: %w", parent, err)
 	}
 	var oldest []string
+	var freed int64
 	for rows.Next() {
 		var path string
-		if err := rows.Scan(&path); err != nil {
+		var size int64
+		if err := rows.Scan(&path, &size); err != nil {
 			rows.Close()
 			return fmt.Errorf("find the oldest of %s: %w", parent, err)
 		}
 		oldest = append(oldest, path)
+		freed += size
 	}
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return fmt.Errorf("find the oldest of %s: %w", parent, err)
@@ -110,11 +114,12 @@ func pruneOldest(ctx context.Context, tx *store.Tx, docs map[string]docRow, pare
 		if _, err := tx.Exec(ctx, "DELETE FROM doc_index WHERE path = ?", path); err != nil {
 			return fmt.Errorf("prune %s: %w", path, err)
 		}
-		if _, err := tx.Exec(ctx, "UPDATE docs SET fields = NULL, update_time = ?, version = ? WHERE path = ?", c.time, c.version, path); err != nil {
+		if _, err := tx.Exec(ctx, "UPDATE docs SET fields = NULL, update_time = ?, version = ?, size = 0 WHERE path = ?", c.time, c.version, path); err != nil {
 			return fmt.Errorf("prune %s: %w", path, err)
 		}
 		docs[path] = docRow{updated: c.time}
 	}
+	usage.add(owner, -freed)
 	if _, err := tx.Exec(ctx, "UPDATE doc_counts SET live = ? WHERE parent = ?", live-len(oldest), parent); err != nil {
 		return fmt.Errorf("count %s: %w", parent, err)
 	}
@@ -129,9 +134,10 @@ const DefaultTombstoneRetention = 30 * 24 * time.Hour
 // another has just done it.
 const pruneEvery = time.Hour
 
-// pruneLoop prunes tombstones past DefaultTombstoneRetention every pruneEvery, until ctx ends.
+// pruneLoop prunes tombstones past the retention every pruneEvery (or every retention, when
+// shorter), until ctx ends.
 func (s *Store) pruneLoop(ctx context.Context) {
-	t := time.NewTicker(pruneEvery)
+	t := time.NewTicker(min(pruneEvery, s.retention))
 	defer t.Stop()
 	for {
 		select {
@@ -139,10 +145,10 @@ func (s *Store) pruneLoop(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		n, err := s.PruneTombstones(ctx, DefaultTombstoneRetention)
+		n, err := s.PruneTombstones(ctx, s.retention)
 		switch {
 		case err != nil && ctx.Err() == nil:
-			s.logger.Warn("docstore: pruning tombstones failed; next try in an hour", slog.String("error", err.Error()))
+			s.logger.Warn("docstore: pruning tombstones failed; next try at the next interval", slog.String("error", err.Error()))
 		case n > 0:
 			s.logger.Info("docstore: pruned tombstones", slog.Int("removed", n))
 		}

@@ -47,13 +47,20 @@ func (r *rateBook) read(ctx context.Context, tx *store.Tx, owners []string) erro
 	return nil
 }
 
-// checkRate checks that owner's token bucket holds n writes at time now (Unix microseconds),
-// or refuses them with resource-exhausted and the time until they would pass; charge then
-// takes them. The bucket is a row written in the commit's transaction (rateBook.write), so
-// the rate holds across instances and restarts. A rate of zero or less disables the limit.
-func (s *Store) checkRate(r *rateBook, owner string, n int, now int64) (charge func(), err error) {
+// checkRate checks that owner's token bucket holds units (what the batch costs, cost.go) at
+// time now (Unix microseconds), or refuses them with resource-exhausted and the time until they
+// would pass; charge then takes them. The bucket is a row written in the commit's transaction
+// (rateBook.write), so the rate holds across instances and restarts. A rate of zero or less
+// disables the limit. A batch that costs more than the whole bucket could never pass: it is
+// refused as invalid-argument.
+func (s *Store) checkRate(r *rateBook, owner string, units int, now int64) (charge func(), err error) {
 	if s.rate <= 0 {
 		return func() {}, nil
+	}
+	need := float64(units)
+	if need > s.burst {
+		return nil, status.Invalidf("the commit costs %d units, more than the %g a user may spend at once (1 per write, 1 per %d index entries and 1 per %d KiB of each document it leaves): split it",
+			units, s.burst, costEntriesPerUnit, costBytesPerUnit>>10)
 	}
 	b, ok := r.buckets[owner]
 	if !ok {
@@ -61,17 +68,18 @@ func (s *Store) checkRate(r *rateBook, owner string, n int, now int64) (charge f
 	}
 	elapsed := float64(max(0, now-b.at)) / 1e6
 	tokens := min(s.burst, b.tokens+elapsed*s.rate)
-	if need := float64(n); tokens < need {
+	if tokens < need {
 		// Whole milliseconds, rounded up: a client that waits exactly this long passes.
 		wait := time.Duration(math.Ceil((need-tokens)/s.rate*1e3)) * time.Millisecond
 		return nil, &status.Error{
-			Code:       status.ErrResourceExhausted,
-			Message:    fmt.Sprintf("too many writes: at most %g per second; try again in %s", s.rate, wait),
+			Code: status.ErrResourceExhausted,
+			Message: fmt.Sprintf("too many writes: at most %g cost units per second (1 per small write, more for large documents), %g at once; this commit costs %d; try again in %s",
+				s.rate, s.burst, units, wait),
 			RetryAfter: wait,
 		}
 	}
 	return func() {
-		r.buckets[owner] = bucket{tokens: tokens - float64(n), at: now}
+		r.buckets[owner] = bucket{tokens: tokens - need, at: now}
 		r.charged[owner] = true
 	}, nil
 }

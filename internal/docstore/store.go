@@ -26,11 +26,17 @@ type Store struct {
 	now    func() time.Time
 	notify func(owners map[string]int64)
 	hub    *hub
-	rate   float64 // writes per second per user, refilled continuously
-	burst  float64 // the bucket's size: writes a user may make at once
-	cfg    Config
-	// reads bounds the streamed reads running at once (readslots.go).
+	rate   float64 // cost units (cost.go) per second per user, refilled continuously
+	burst  float64 // the bucket's size: units a user may spend at once
+	quota  int64   // bytes of documents per owner (storedSize); 0: none
+	// retention is how long tombstones are kept (DefaultTombstoneRetention).
+	retention time.Duration
+	cfg       Config
+	// reads bounds the reads that hand documents on one at a time (readslots.go).
 	reads *readSlots
+
+	groupCost int                    // bounds a group's cost (maxGroupCost; tests lower it)
+	groupHook func(group []*pending) // tests: called before each group is committed
 
 	queue          chan *pending
 	closing        chan struct{} // closed by Close: no new commits
@@ -40,13 +46,15 @@ type Store struct {
 	background     sync.WaitGroup // the relay and the pruning
 }
 
-// Default limits. The write rate lets a client that was offline replay what it queued at once
-// (the browser sends up to 500 writes per commit; 2,000 is a long offline session of saves,
-// deletions and preference changes) and then write a few times a second, far above what a
-// person using the tools produces.
+// Default limits, in cost units (cost.go: a small write is 1). The write rate lets a client
+// that was offline replay what it queued at once (the browser sends up to 500 writes per
+// commit; 2,000 is a long offline session of saves, deletions and preference changes) and
+// then write a few times a second, far above what a person using the tools produces; the burst
+// also holds the costliest commit (MaxCommitCost). At 10 units a second one user holds the
+// committer for at most about 1.6 ms a second (160 µs a unit on SQLite).
 const (
-	DefaultWriteRate  = 10   // writes per second per user
-	DefaultWriteBurst = 2000 // writes at once: four full batches of 500
+	DefaultWriteRate  = 10   // units per second per user
+	DefaultWriteBurst = 3000 // units at once: four full batches of 500 small writes, or MaxCommitCost
 )
 
 // Option configures a Store.
@@ -66,11 +74,17 @@ func WithNotify(fn func(owners map[string]int64)) Option {
 	return func(s *Store) { s.notify = fn }
 }
 
-// WithWriteRate sets the per-user write rate: perSecond writes refilled continuously into a
-// bucket of burst writes; a commit takes one per write. New raises burst to Config.MaxWrites
-// if it is below, as a full batch could otherwise never pass.
+// WithWriteRate sets the per-user write rate: perSecond cost units refilled continuously into
+// a bucket of burst units; a commit takes what it costs (cost.go: 1 per small write). New
+// raises burst to Config.MaxWrites if it is below, as a full batch could otherwise never pass.
 func WithWriteRate(perSecond float64, burst int) Option {
 	return func(s *Store) { s.rate, s.burst = perSecond, float64(burst) }
+}
+
+// WithTombstoneRetention sets how long a deleted document's tombstone is kept for listens;
+// pruning runs every hour, or every retention when that is shorter (a test's few seconds).
+func WithTombstoneRetention(d time.Duration) Option {
+	return func(s *Store) { s.retention = d }
 }
 
 // New returns a Store over st, which must be migrated, keeping the limits of cfg, and starts its committer, the hourly
@@ -84,20 +98,22 @@ func New(st *store.Store, cfg Config, opts ...Option) *Store {
 	id := make([]byte, 8)
 	rand.Read(id) // never fails (crypto/rand)
 	s := &Store{
-		st:      st,
-		id:      hex.EncodeToString(id),
-		logger:  slog.Default(),
-		hub:     newHub(),
-		now:     time.Now,
-		notify:  func(map[string]int64) {},
-		rate:    DefaultWriteRate,
-		burst:   DefaultWriteBurst,
-		cfg:     cfg,
-		reads:   newReadSlots(DefaultReadSlots, DefaultReadSlotsPerUser),
-		queue:   make(chan *pending, queueSize),
-		closing: make(chan struct{}),
-		done:    make(chan struct{}),
+		st:        st,
+		id:        hex.EncodeToString(id),
+		logger:    slog.Default(),
+		hub:       newHub(),
+		now:       time.Now,
+		notify:    func(map[string]int64) {},
+		rate:      DefaultWriteRate,
+		burst:     DefaultWriteBurst,
+		retention: DefaultTombstoneRetention,
+		cfg:       cfg,
+		reads:     newReadSlots(DefaultReadSlots, DefaultReadSlotsPerUser),
+		queue:     make(chan *pending, queueSize),
+		closing:   make(chan struct{}),
+		done:      make(chan struct{}),
 	}
+	s.quota, s.groupCost = DefaultStorageQuota, maxGroupCost
 	for _, o := range opts {
 		o(s)
 	}
@@ -243,7 +259,7 @@ func (s *Store) ExportEach(ctx context.Context, uid string, yield func(ExportDoc
 }
 
 // DeleteOwner erases every document of uid, tombstones included, with their index rows, the
-// answers remembered for exactly-once commits and the write-rate bucket: the account's
+// answers remembered for exactly-once commits, the write-rate bucket and the storage used: the account's
 // deletion calls it in its own transaction. It takes the commit clock's row lock first, so a
 // commit of uid's running at the same time on another instance either finishes before or
 // waits and then writes after; the account deletion must end uid's sessions in the same
@@ -258,6 +274,7 @@ func DeleteOwner(ctx context.Context, tx *store.Tx, uid string) error {
 		"DELETE FROM doc_batches WHERE owner = ?",
 		"DELETE FROM doc_rate WHERE owner = ?",
 		"DELETE FROM doc_counts WHERE owner = ?",
+		"DELETE FROM doc_usage WHERE owner = ?",
 		"DELETE FROM doc_pruned WHERE owner = ?",
 	} {
 		if _, err := tx.Exec(ctx, stmt, uid); err != nil {

@@ -118,8 +118,15 @@ func (a *listenAnswer) Waiting()                       { a.waiting() }
 func (a *listenAnswer) Change(c docstore.Change) error { return a.sp.item(c) }
 func (a *listenAnswer) Truncate(n int) error           { return a.sp.truncate(n) }
 
-// listenHead is a listen answer's JSON up to its changes' elements, as Changes.MarshalJSON
-// writes it.
+// listenHead and listenTail are a listen answer's JSON around its changes' elements, as
+// Changes.MarshalJSON writes it.
 func listenHead(c docstore.Changes) []byte {
 	return fmt.Appendf(nil, `{"reset":%t,"version":"%d","changes":[`, c.Reset, c.Version)
+}
+
+func listenTail(c docstore.Changes) []byte {
+	if c.More {
+		return fmt.Appendf(nil, `],"more":true,"horizon":"%d"}`+"\n", c.Horizon)
+	}
+	return []byte("]}\n")
 }

@@ -125,7 +125,12 @@ func (s *Server) me(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"user": u, "profile": profile})
+	// The storage used and the quota: the account's data panel shows them.
+	storage, err := s.accounts.Storage(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"user": u, "profile": profile, "storage": storage})
 	return nil
 }
 

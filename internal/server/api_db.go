@@ -95,6 +95,16 @@ func (s *Server) dbListen(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// ?continue={horizon}: since is the version of an answer that had "more", and this its
+	// "horizon" (docstore.Continue).
+	var horizon *int64
+	if v := r.URL.Query().Get("continue"); v != "" {
+		h, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || h < 0 {
+			return &status.Error{Code: status.ErrInvalidArgument, Message: fmt.Sprintf("continue %q is not the horizon of an answer with more: a whole number", v)}
+		}
+		horizon = &h
+	}
 	// The server's write timeout is shorter than a long poll; the answer's own writes renew it.
 	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(timeout + writeTimeout))
 	ctx, cancel := context.WithCancel(r.Context())
@@ -107,7 +117,7 @@ func (s *Server) dbListen(w http.ResponseWriter, r *http.Request) error {
 	waited := false
 	sp := s.spools.newSpool(u.ID, "", true)
 	defer sp.close()
-	ch, done, err := s.docs.ListenTo(ctx, u.ID, since, timeout, &listenAnswer{sp: sp, waiting: func() {
+	ch, done, err := s.docs.ListenTo(ctx, u.ID, since, horizon, timeout, &listenAnswer{sp: sp, waiting: func() {
 		waited = true
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.WriteHeader(http.StatusOK)
@@ -122,7 +132,7 @@ func (s *Server) dbListen(w http.ResponseWriter, r *http.Request) error {
 	case !waited && err != nil:
 		return err
 	case !waited:
-		s.sendSpooled(w, r, http.StatusOK, listenHead(ch), sp, []byte("]}\n"))
+		s.sendSpooled(w, r, http.StatusOK, listenHead(ch), sp, listenTail(ch))
 	case err != nil:
 		if r.Context().Err() != nil {
 			return nil // the client went away: nobody to tell
@@ -133,7 +143,7 @@ func (s *Server) dbListen(w http.ResponseWriter, r *http.Request) error {
 		}
 		json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": e.Code, "message": e.Message}})
 	default:
-		s.sendSpooled(w, r, 0, listenHead(ch), sp, []byte("]}\n"))
+		s.sendSpooled(w, r, 0, listenHead(ch), sp, listenTail(ch))
 	}
 	return nil
 }

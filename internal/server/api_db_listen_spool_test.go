@@ -50,7 +50,7 @@ func stalledListens(t *testing.T, srv *Server, addr string, u dbUser, since int6
 // it measures the heap.
 func TestDBListenSpoolSlowReaders(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
-		srv := newDBServer(t, st, docstore.WithWriteRate(1000, 1000))
+		srv := newDBServer(t, st, docstore.WithWriteRate(1<<20, 1<<20))
 		dir := t.TempDir()
 		srv.spools = newSpools(dir, 4<<30, 4<<30)
 		u := dbSignup(t, srv.handler, "ada@example.com")
@@ -114,7 +114,7 @@ func TestDBListenSpoolSlowReaders(t *testing.T) {
 func TestDBListenSpoolStalledCut(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
-		srv := newDBServer(t, st, docstore.WithWriteRate(1000, 1000))
+		srv := newDBServer(t, st, docstore.WithWriteRate(1<<20, 1<<20))
 		srv.spools = newSpools(t.TempDir(), 4<<30, 4<<30)
 		srv.answerStall = 200 * time.Millisecond
 		u := dbSignup(t, srv.handler, "ada@example.com")

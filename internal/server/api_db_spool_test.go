@@ -47,7 +47,7 @@ func bigDoc(t *testing.T, u dbUser, rel string, i, size int) docstore.Write {
 // to a directory of the test's own.
 func bigServer(t *testing.T, st *store.Store) (*Server, dbUser, string) {
 	t.Helper()
-	srv := newDBServer(t, st, docstore.WithWriteRate(1000, 1000))
+	srv := newDBServer(t, st, docstore.WithWriteRate(1<<20, 1<<20))
 	dir := t.TempDir()
 	srv.spools = newSpools(dir, 4<<30, 4<<30)
 	u := dbSignup(t, srv.handler, "big@example.com")

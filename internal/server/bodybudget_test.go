@@ -62,8 +62,41 @@ func TestBodyBudgetReserveAtomic(t *testing.T) {
 		release()
 		release() // a second call gives nothing back twice
 	}
-	if held, _ := b.held(""); held != 0 || len(b.byOwner) != 0 {
-		t.Fatalf("after every release %d bytes held by %d owners", held, len(b.byOwner))
+	if held, _ := b.held(""); held != 0 || len(b.large.byOwner) != 0 {
+		t.Fatalf("after every release %d bytes held by %d owners", held, len(b.large.byOwner))
+	}
+}
+
+// TestBodyBudgetSmallPool: a full pool of big bodies leaves small ones their own, which has
+// its own bounds, in all and per owner.
+func TestBodyBudgetSmallPool(t *testing.T) {
+	t.Parallel()
+	const mib = 1 << 20
+	b := newBodyBudget(8*mib, 8*mib) // small bodies: 2 MiB in all, 1 MiB per owner
+	if _, err := b.reserve("user big", 8*mib); err != nil {
+		t.Fatalf("a big body: %v", err)
+	}
+	if _, err := b.reserve("user big", smallBody+1); err == nil {
+		t.Fatal("a body just over smallBody passed a full pool of big bodies")
+	}
+	for i := range 16 {
+		if _, err := b.reserve("user a", smallBody); err != nil {
+			t.Fatalf("small body %d of user a: %v", i, err)
+		}
+	}
+	if _, err := b.reserve("user a", 1); err == nil {
+		t.Fatal("user a took more than its share of the small bodies' pool")
+	}
+	for i := range 16 {
+		if _, err := b.reserve("user b", smallBody); err != nil {
+			t.Fatalf("small body %d of user b: %v", i, err)
+		}
+	}
+	if _, err := b.reserve("user c", 1); err == nil {
+		t.Fatal("the small bodies' pool gave more than its total")
+	}
+	if total, _ := b.held(""); total != 10*mib {
+		t.Fatalf("held %d bytes, want 10 MiB", total)
 	}
 }
 
@@ -162,8 +195,8 @@ func TestBodyBudget(t *testing.T) {
 			t.Errorf("a whole body within the budget: %d %s", a.status, a.raw)
 		}
 		waitHeld(t, s.bodies, 0)
-		if len(s.bodies.byOwner) != 0 {
-			t.Errorf("owners still holding bytes: %v", s.bodies.byOwner)
+		if len(s.bodies.large.byOwner) != 0 {
+			t.Errorf("owners still holding bytes: %v", s.bodies.large.byOwner)
 		}
 	})
 }

@@ -48,6 +48,12 @@
 #    answer; every page checked compressed at that moment: medians and the ratio (goal ≤ 0.5 s).
 # 12. the lossless JPEG transform in Node (12-lossless/bench-lossless.mjs): a quarter turn of a 24 MP
 #    photo against a horizontal flip, alternated, by phase (goal: the turn within 1.1× the flip).
+# 13. hostile users (13-attack/benchattack, issue 27): per attack (a: big query answers, b: the
+#    export, c: listens never read, d: 4 MiB commit bodies, e: expensive commits, f: a page-view
+#    flood, g: slowloris; and none, the reference), a fresh handy on SQLite for
+#    BENCH_ATTACK_DURATION: its peak RSS, /healthz p99 from a prober, a light user's one-write
+#    commit p50/p95, every acknowledged write read back, the attacker's outcomes; one table with
+#    each goal PASS or MISS.
 #
 # Env: BENCH_ROUNDS (3), BENCH_DURATION (10s), BENCH_WARMUP (3s), BENCH_MODES ("plain tls"),
 #      BENCH_LIGHTHOUSE (1; 0 skips it), BENCH_LIGHTHOUSE_RUNS (3),
@@ -64,6 +70,8 @@
 #      BENCH_LOAD_SIGNIN_DELAY_MS (10: each sign-in connection's pause between answer and next),
 #      BENCH_START (1; 0 skips it), BENCH_START_RUNS (15),
 #      BENCH_LOSSLESS (1; 0 skips it), BENCH_LOSSLESS_ROUNDS (its own default),
+#      BENCH_ATTACK (1; 0 skips it), BENCH_ATTACKS ("none a b c d e f g"),
+#      BENCH_ATTACK_DURATION (30s), BENCH_ATTACK_RSS_CAP_MB (4096),
 #      HANDY (./handy), CHROME_PATH (for Lighthouse).
 # PARTS selects parts by number, e.g. PARTS=11 or PARTS="4 11" (`make bench PARTS=11`; 2 and 3 are
 #      part 1's; default every part); the BENCH_* switches above still skip theirs.
@@ -92,7 +100,7 @@ goal=0.90       # handy/nginx, plain HTTP
 goal_bare=0.95  # handy/bare net/http
 goal_caddy=2    # handy/Caddy
 
-parts=${PARTS:-1 4 5 6 7 8 9 10 11 12}
+parts=${PARTS:-1 4 5 6 7 8 9 10 11 12 13}
 
 for tool in curl wrk nginx caddy openssl go gzip node; do
   command -v "$tool" >/dev/null 2>&1 || die "$tool is missing (make bench installs it via scripts/tools/ensure-tools.sh bench)"
@@ -103,7 +111,7 @@ for mode in $modes; do
 done
 
 for n in $parts; do
-  if ! [[ "$n" =~ ^[0-9]+$ ]] || [ "$((10#$n))" -lt 1 ] || [ "$((10#$n))" -gt 12 ]; then die "PARTS: unknown part $n (1 to 12)"; fi
+  if ! [[ "$n" =~ ^[0-9]+$ ]] || [ "$((10#$n))" -lt 1 ] || [ "$((10#$n))" -gt 13 ]; then die "PARTS: unknown part $n (1 to 13)"; fi
 done
 # want N: whether part N is selected (2 and 3 are part 1's).
 want() {

@@ -1,4 +1,4 @@
-// Times the lossless JPEG transform (web/src/features/flip/logic/lossless) in Node on a
+// Times the lossless JPEG transform (web/src/features/flip/logic/lossless/jpeg) in Node on a
 // photo-like 24-megapixel baseline JPEG: a horizontal flip against a quarter turn (90°
 // clockwise), alternated, after a warm-up. The goal (issue 17): the quarter turn within 1.1× the
 // flip's time. Each round also times the three phases (read the coefficients, plan, write) on
@@ -31,7 +31,7 @@ const goal = 1.1;
  */
 async function load() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-lossless-'));
-  const lossless = join(root, 'web/src/features/flip/logic/lossless');
+  const lossless = join(root, 'web/src/features/flip/logic/lossless/jpeg');
   const entry = join(dir, 'entry.ts');
   writeFileSync(
     entry,

@@ -55,6 +55,9 @@ interface State {
   nextBatchId: number;
   /** The version the listen resumes from. */
   since: number;
+  /** The answer that brought since was cut at its bounds: its horizon, with which the next
+   * listen continues it. */
+  horizon?: string;
   /** The user whose documents these are (claim). */
   owner?: string;
   /** The last batch of the group being sent: until it is answered, a resend sends exactly the
@@ -302,11 +305,12 @@ export class Cache {
 
   /**
    * Applies a listen answer: each change newer than the copy, and the version to listen from
-   * next; one transaction. A reset answer starts again from the live documents: those the copy
-   * holds that it does not bring are in limbo (deleted meanwhile, or in a later page of the
-   * answer), and are returned, to be revalidated with the server one by one (revalidated).
+   * next, with the horizon of an answer that was cut (`more`); one transaction. A reset answer starts
+   * again from the live documents: those the copy holds that it does not bring are in limbo
+   * (deleted meanwhile, or in a later page of the answer), and are returned, to be revalidated
+   * with the server one by one (revalidated).
    */
-  async applyRemote(changes: RemoteChange[], version: number, reset = false): Promise<Limbo[]> {
+  async applyRemote(changes: RemoteChange[], version: number, reset = false, horizon?: string): Promise<Limbo[]> {
     const tx = this.db.transaction(['remote', 'meta'], 'readwrite');
     const remote = tx.objectStore('remote');
     let limbo: Limbo[] = [];
@@ -322,7 +326,7 @@ export class Cache {
     }
     const meta = tx.objectStore('meta');
     const state = await meta.get('state');
-    if (state) await meta.put({ ...state, since: version }, 'state');
+    if (state) await meta.put({ ...state, since: version, horizon }, 'state');
     await tx.done;
     return limbo;
   }

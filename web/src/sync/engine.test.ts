@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Cache } from './cache';
-import { Engine, MAX_REVALIDATIONS, backoff, type Remote } from './engine';
+import { Engine, MAX_REVALIDATIONS, backoff, type ListenAnswer, type Remote } from './engine';
 import { FakeServer } from '../../test/sync/fakeServer';
 import { SyncError } from './errors';
 import { validateSettings } from './settings';
@@ -113,6 +113,38 @@ describe('Engine', () => {
     expect(server.gets).toBe(240);
     expect(server.getsAtOnce).toBeLessThanOrEqual(MAX_REVALIDATIONS);
     expect(MAX_REVALIDATIONS).toBe(100);
+  });
+
+  it('continues an answer cut at its bounds (`more`), and listens as usual once one is whole', async () => {
+    // A reset (or the documents from 0) too large for one answer, cut below the pruned
+    // deletions' horizon: listening again from its version would bring its first part again.
+    const doc = (id: string, version: number) => ({ name: h(id), fields: toFields({ id }), updateTime: `t${version}`, version: String(version) });
+    const answers: ListenAnswer[] = [
+      { reset: false, more: true, horizon: '7', version: '2', changes: [doc('a', 1), doc('b', 2)] },
+      { reset: false, more: true, horizon: '7', version: '3', changes: [doc('c', 3)] },
+      { reset: false, version: '3', changes: [] }, // whole: nothing more came before the timeout
+    ];
+    const calls: [number, string | undefined][] = [];
+    const remote: Remote = {
+      commit: () => Promise.reject(new SyncError('unavailable', 'not in this test')),
+      get: () => Promise.resolve(null),
+      listen: (since, _timeout, signal, _onOpen, continued) => {
+        calls.push([since, continued]);
+        const next = answers.shift();
+        if (next) return Promise.resolve(next);
+        return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), { once: true }));
+      },
+    };
+    const { cache } = await start(remote);
+    await until(() => calls.length === 4);
+    expect(calls).toEqual([
+      [0, undefined],
+      [2, '7'],
+      [3, '7'],
+      [3, undefined],
+    ]);
+    expect((await cache.collection('users/u1/history')).map((d) => d.path)).toEqual([h('a'), h('b'), h('c')]);
+    expect((await cache.state()).horizon).toBeUndefined();
   });
 
   it('follows a paged listen from each answer’s version, and keeps through a paged reset what later pages bring', async () => {

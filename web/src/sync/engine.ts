@@ -29,6 +29,10 @@ export interface RemoteDocument {
 export interface ListenAnswer {
   reset: boolean;
   version: string;
+  /** Cut at the answer's bounds: the next listen continues it, given horizon (Remote.listen's
+   * continued). */
+  more?: boolean;
+  horizon?: string;
   changes: { name: string; deleted?: boolean; fields?: RemoteChange['fields']; updateTime: string; version: string }[];
 }
 
@@ -38,8 +42,11 @@ export interface Remote {
   commit(body: { writes: object[]; clientId: string; batchId: number }): Promise<CommitAnswer>;
   /** One document, or null when there is none. */
   get(path: string, signal: AbortSignal): Promise<RemoteDocument | null>;
-  /** onOpen: the server took the listen (its headers arrived): it answers, so we are online. */
-  listen(since: number, timeoutSeconds: number, signal: AbortSignal, onOpen?: () => void): Promise<ListenAnswer>;
+  /** onOpen: the server took the listen (its headers arrived): it answers, so we are online.
+   * continued: the `horizon` of the answer that brought since, when it had `more` (a reset or
+   * the documents from 0, too large for one answer): the server goes on with it rather than
+   * answering its first part again. */
+  listen(since: number, timeoutSeconds: number, signal: AbortSignal, onOpen?: () => void, continued?: string): Promise<ListenAnswer>;
 }
 
 export interface EngineDeps {
@@ -200,12 +207,13 @@ export class Engine {
   private async listenLoop(signal: AbortSignal): Promise<void> {
     let failures = 0;
     while (!signal.aborted) {
-      const { since } = await this.deps.cache.state();
+      const { since, horizon } = await this.deps.cache.state();
       try {
-        const a = await this.deps.remote.listen(since, this.deps.settings.longPollTimeoutSeconds, signal, () => this.setOnline('online'));
+        const a = await this.deps.remote.listen(since, this.deps.settings.longPollTimeoutSeconds, signal, () => this.setOnline('online'), horizon);
         this.setOnline('online');
         failures = 0;
-        if (a.reset || a.changes.length > 0 || Number(a.version) !== since) {
+        const next = a.more ? a.horizon : undefined;
+        if (a.reset || a.changes.length > 0 || Number(a.version) !== since || next !== horizon) {
           const changes: RemoteChange[] = a.changes.map((c) => ({
             path: c.name,
             deleted: c.deleted,
@@ -216,7 +224,7 @@ export class Engine {
           // An answer to since 0 holds the live documents only, not the deletions, so it is
           // taken as a reset: acknowledgements may have put documents in the copy that were
           // deleted before that answer's version.
-          const limbo = await this.deps.cache.applyRemote(changes, Number(a.version), a.reset || since === 0);
+          const limbo = await this.deps.cache.applyRemote(changes, Number(a.version), a.reset || since === 0, next);
           this.deps.onChange();
           if (limbo.length > 0) await this.revalidate(limbo, signal);
         }

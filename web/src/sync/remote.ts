@@ -60,6 +60,7 @@ export function createRemote(deps: RemoteDeps): Remote {
         if (e instanceof SyncError && e.code === 'not-found') return null;
         throw e;
       }),
-    listen: (since, timeout, signal, onOpen) => call<ListenAnswer>(`${url('dbListen')}?since=${since}&timeout=${timeout}s`, { method: 'GET', signal }, onOpen),
+    listen: (since, timeout, signal, onOpen, continued) =>
+      call<ListenAnswer>(`${url('dbListen')}?since=${since}&timeout=${timeout}s${continued === undefined ? '' : `&continue=${continued}`}`, { method: 'GET', signal }, onOpen),
   };
 }

@@ -106,6 +106,6 @@ export class FakeServer implements Remote {
     if (versions.length <= this.pageVersions) return a;
     const last = versions[this.pageVersions - 1];
     const changes = a.changes.filter((c) => Number(c.version) <= last).sort((x, y) => Number(x.version) - Number(y.version));
-    return { ...a, version: String(last), changes };
+    return { ...a, version: String(last), changes, more: true, horizon: '0' };
   }
 }

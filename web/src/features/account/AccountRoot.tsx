@@ -16,7 +16,7 @@ import { LoadingOverlay } from '../../ui/LoadingOverlay';
 import { overlay } from '../../ui/overlay';
 import { Toasts } from '../../ui/Toasts';
 import { toasts } from '../../ui/toasts';
-import { historySession } from '../history/public';
+import { historySession, type SessionHandlers } from '../history/public';
 import { createAccountApi } from './api';
 import { createAccount, type Account } from './controller';
 import { session } from './session';
@@ -33,6 +33,7 @@ export interface DialogProps {
 
 interface Runtime {
   account: Account;
+  historyNews: SessionHandlers;
   open(): Promise<void>;
 }
 
@@ -56,6 +57,12 @@ function start(i18n: I18n): Runtime {
     t: i18n.t,
     onUnauthorized: () => account.expired(),
   });
+  // What the history's synced copy tells this page: a change the server refused and undid, a
+  // token it no longer knows.
+  const historyNews: SessionHandlers = {
+    onExpired: () => account.expired(),
+    onRejected: (reason) => void toasts.show(i18n.t('account:changeRejected', { reason }), { type: 'error' }),
+  };
   const account = createAccount({
     api: createAccountApi({ http, forms, cookie: (name) => readCookie(name) }),
     session,
@@ -77,12 +84,7 @@ function start(i18n: I18n): Runtime {
     retryAfterOf: (url) => retryAfter.get(url),
     download,
     history: {
-      enter: (uid, keep) =>
-        historySession.enter(uid, {
-          keep,
-          onExpired: () => account.expired(),
-          onRejected: (reason) => void toasts.show(i18n.t('account:changeRejected', { reason }), { type: 'error' }),
-        }),
+      enter: (uid, keep) => historySession.enter(uid, { keep, ...historyNews }),
       leave: (erase) => historySession.leave(erase),
       userDocument: (uid) => historySession.userDocument(uid),
     },
@@ -129,6 +131,7 @@ function start(i18n: I18n): Runtime {
 
   return {
     account,
+    historyNews,
     async open() {
       const [mod] = await Promise.all([import('./AccountDialog'), ensureNamespaces(i18n, dialogNamespaces)]);
       set({ Dialog: mod.AccountDialog, open: true });
@@ -150,8 +153,11 @@ export function open(i18n: I18n): void {
 /** Confirms the stored token's session in the background (a page load with a token). */
 export async function resume(i18n: I18n): Promise<void> {
   void ensureNamespaces(i18n, ['account']);
-  const { account } = runtimeFor(i18n);
+  const { account, historyNews } = runtimeFor(i18n);
   void account.followPreferences(); // from the synced copy at once, offline too
+  // Before the session is confirmed, which offline it cannot be until the network is back: a
+  // change refused meanwhile must still be said (features/history/news.ts).
+  void historySession.connect(historyNews).catch((err: unknown) => console.warn('The history could not be connected:', err));
   await account.resume();
 }
 

@@ -1,10 +1,11 @@
-// The account's data: export all of it as JSON, or delete the account (password, then a
-// confirmation), which signs this device out.
+// The account's data: the storage it takes of the quota, export all of it as JSON, or delete
+// the account (password, then a confirmation), which signs this device out.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../i18n/react';
 import { localeOf } from '../../lib/site';
 import type { Account } from './controller';
 import { errorText, fieldError, type FieldError } from './logic/errors';
+import { storageView, type Storage } from './logic/storage';
 import { FormError } from '../../ui/fields/Field';
 import { PasswordField } from '../../ui/fields/PasswordField';
 import type { AccountUser } from './session';
@@ -46,6 +47,7 @@ export function DataPanel({ account, user, close }: Props) {
   const message = error && errorText(t, error, lang);
   return (
     <>
+      <StorageSection account={account} lang={lang} />
       <section aria-labelledby="account-export-heading">
         <h3 id="account-export-heading">{t('export')}</h3>
         <p>{t('exportIntro')}</p>
@@ -115,5 +117,34 @@ function Confirm({ email, onYes, onNo }: { email: string; onYes: () => void; onN
         </button>
       </div>
     </div>
+  );
+}
+
+/** The storage used of the quota: a meter, read afresh each time the panel opens. */
+function StorageSection({ account, lang }: { account: Account; lang: string }) {
+  const { t } = useTranslation('account');
+  const [storage, setStorage] = useState<Storage>();
+  useEffect(() => {
+    let live = true;
+    void account.storage().then((s) => live && setStorage(s));
+    return () => {
+      live = false;
+    };
+  }, [account]);
+  if (!storage) return null;
+  const view = storageView(storage, lang);
+  const text = view.quota === undefined ? t('storageUsedNoQuota', { used: view.used }) : t('storageUsed', { used: view.used, quota: view.quota });
+  return (
+    <section aria-labelledby="account-storage-heading">
+      <h3 id="account-storage-heading">{t('storage')}</h3>
+      <p>{t('storageIntro')}</p>
+      <p id="account-storage-text">{text}</p>
+      {view.fraction !== undefined && (
+        <meter className="account-storage-meter" aria-labelledby="account-storage-heading" aria-describedby="account-storage-text"
+          min={0} max={1} low={0.8} high={0.95} optimum={0} value={view.fraction}>
+          {text}
+        </meter>
+      )}
+    </section>
   );
 }

@@ -4,6 +4,7 @@
 // next to its fields (a wrong password is not "your session has expired").
 import { apiPath } from '../../lib/api';
 import { HttpError, xsrfCookie, type HttpClient } from '../../ui/http';
+import type { Storage } from './logic/storage';
 import type { AccountUser } from './session';
 
 /** users/{uid} as the server returns it. */
@@ -27,6 +28,8 @@ export interface User {
 export interface Me {
   user: User;
   profile: Profile;
+  /** GET /auth/me only: the storage used and the quota. */
+  storage?: Storage;
 }
 
 export interface SignedIn extends Me {

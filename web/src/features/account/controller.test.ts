@@ -201,4 +201,12 @@ describe('account', () => {
     expect(files).toEqual([{ name: exportFileName, text: `${JSON.stringify(data, null, 2)}\n` }]);
     expect(exportFileName).toBe('handy-tools-account.json');
   });
+
+  it('reads the storage used and the quota afresh from GET /auth/me, quietly undefined when it fails', async () => {
+    const storage = { used: 12_000_000, quota: 67_108_864 };
+    expect(await setup({ me: async () => ({ ...me(), storage }) }).account.storage()).toEqual(storage);
+    const { account, log } = setup({ me: async () => Promise.reject(apiError(500, 'internal')) });
+    expect(await account.storage()).toBeUndefined();
+    expect(log).toEqual([]);
+  });
 });

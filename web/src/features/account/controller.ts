@@ -8,6 +8,7 @@ import type { ThemeChoice } from '../../theme/theme';
 import type { ToastType } from '../../ui/toasts';
 import { accountUser, failureOf, type AccountApi, type Credentials, type Failure, type Me, type ProfilePatch } from './api';
 import type { PrefsForm } from './logic/prefsForm';
+import type { Storage } from './logic/storage';
 import { preferencesOf, readPreferences, themeOf } from './logic/savedPreferences';
 import { signedOut, type SessionStore } from './session';
 import type { UserDocument } from '../history/public';
@@ -212,6 +213,15 @@ export function createAccount(deps: AccountDeps) {
         signOutLocally(true);
         deps.toast(t('deleted'), 'success');
       }),
+
+    /** The storage used and the quota, read afresh; undefined when they could not be read. */
+    async storage(): Promise<Storage | undefined> {
+      try {
+        return (await api.me()).storage;
+      } catch {
+        return undefined;
+      }
+    },
 
     /** Downloads all of the account's data; false when it failed (the page's client said why). */
     async exportData(): Promise<boolean> {

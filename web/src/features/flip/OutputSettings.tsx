@@ -1,7 +1,7 @@
 import { useTranslation } from '../../i18n/react';
 import { Field } from '../../ui/fields/Field';
 import { SelectField } from '../../ui/fields/SelectField';
-import type { Edges } from './logic/lossless';
+import type { Edges } from './logic/lossless/jpeg';
 import type { OutputChoice } from './logic/formats';
 import type { Dispatch, Settings } from './logic/workspace';
 

@@ -107,7 +107,7 @@ async function flip(r: FlipRequest, progress: (stage: 'decode' | 'draw' | 'encod
   if (r.lossless) {
     const input = new Uint8Array(await r.file.arrayBuffer());
     // Loaded the first time a JPEG is saved as JPEG, not with the page.
-    const { flipJpegLossless } = await import('./logic/lossless');
+    const { flipJpegLossless } = await import('./logic/lossless/jpeg');
     const result = flipJpegLossless(input, r.transform, r.lossless.edges);
     if (result.ok) {
       const { bytes, locationRemoved } = withChosenExif(result.bytes, input, r.metadata);

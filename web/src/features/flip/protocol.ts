@@ -5,7 +5,7 @@
 import type { MetadataChoice } from '../../lib/image/exif';
 import type { Transform } from '../../lib/image/transform';
 import type { ImageFormat } from './logic/formats';
-import type { Edges, LosslessResult } from './logic/lossless';
+import type { Edges, LosslessResult } from './logic/lossless/jpeg';
 
 /** A rectangle of pixels. */
 export interface Rect {

@@ -9,6 +9,7 @@ import { storedToken } from '../../ui/credentials';
 import type { SyncClient } from '../../sync/client';
 import { fromFields, toFields, type Plain } from '../../sync/values';
 import type { AccountCopy, AccountEvents } from './account';
+import { sessionNews, type SessionHandlers } from './news';
 import { historyStore, moveIntoAccount, type HistoryStore } from './store';
 
 export const deviceDatabase = 'handy-history';
@@ -42,16 +43,17 @@ function serially<T>(step: () => Promise<T>): Promise<T> {
   return next;
 }
 
-// What the account feature (which shows the toasts, and signs out) does with the copy's news.
-let session: Pick<EnterOptions, 'onExpired' | 'onRejected'> | undefined;
+// What the account feature (which shows the toasts, and signs out) does with the copy's news:
+// its handlers, connected when it starts (./news.ts says why not only at a confirmed session).
+const news = sessionNews();
 const events: AccountEvents = {
-  rejected(reason) {
-    console.warn('A change to the history was refused by the server and undone:', reason);
-    session?.onRejected(reason);
-  },
-  expired: () => session?.onExpired(),
+  rejected: (reason) => news.rejected(reason),
+  expired: () => news.expired(),
   erased: () => void leave(false),
 };
+
+/** The account feature's handlers of the copy's news, from now on. */
+export const connect = (handlers: SessionHandlers) => news.connect(handlers);
 
 /** A newer build opens a database with a newer schema: this tab reloads, once (the guard). */
 export const newerSchema = () => void import('./account').then((a) => a.reloadForNewerSchema());
@@ -100,19 +102,15 @@ export async function deviceEntries(): Promise<number> {
   return 0;
 }
 
-export interface EnterOptions {
+export interface EnterOptions extends SessionHandlers {
   /** Move the device-only history into the account (sign-in's offer, default yes). */
   keep: boolean;
-  /** The token is no longer valid: the account signs out here. */
-  onExpired: () => void;
-  /** The server refused a change for good, and it was undone: tell the visitor. */
-  onRejected: (reason: string) => void;
 }
 
 /** A signed-in session (a sign-in, or a stored one confirmed): the account's synced copy takes
  * over, with the device's entries if the visitor keeps them. */
 export function enter(uid: string, options: EnterOptions): Promise<void> {
-  session = options;
+  news.connect(options);
   return serially(async () => {
     if (!inUse) switchTo(await openFirst());
     const now = inUse!;

@@ -6,7 +6,7 @@
 import { apply, identity, type Operation, type Transform } from '../../../lib/image/transform';
 import type { Crop, FlipRequest } from '../protocol';
 import type { OutputChoice } from './formats';
-import type { Edges } from './lossless';
+import type { Edges } from './lossless/jpeg';
 
 export interface Settings {
   output: OutputChoice;

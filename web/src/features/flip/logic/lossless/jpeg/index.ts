@@ -2,10 +2,10 @@
 // rearranged and written again, never decoded to pixels, so nothing of the photo's quality is
 // lost. The EXIF orientation is folded into the transform and reset to 1, like the normal path.
 // What cannot be done exactly comes back as a reason, for the caller to re-encode instead.
-import { hasAscii } from '../../../../lib/image/bytes';
-import { jpegOrientation } from '../../../../lib/image/exif';
-import { jpegHead } from '../../../../lib/image/jpeg';
-import { compose, fromExifOrientation, swapsAxes, type Transform } from '../../../../lib/image/transform';
+import { hasAscii } from '../../../../../lib/image/bytes';
+import { jpegOrientation } from '../../../../../lib/image/exif';
+import { jpegHead } from '../../../../../lib/image/jpeg';
+import { compose, fromExifOrientation, swapsAxes, type Transform } from '../../../../../lib/image/transform';
 import { readCoefficients, UnsupportedJpeg, type Unsupported } from './decode';
 import { writeJpeg } from './encode';
 import { keptSize, plan } from './rearrange';

@@ -1,12 +1,12 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { withExif } from '../../../../lib/image/exif';
-import { parseTransformKey, transformKey, transformPixels, type Pixels, type Transform } from '../../../../lib/image/transform';
+import { withExif } from '../../../../../lib/image/exif';
+import { parseTransformKey, transformKey, transformPixels, type Pixels, type Transform } from '../../../../../lib/image/transform';
 import { blockCoefficients, countAcSymbols, type Coefficients } from './coefficients';
 import { readCoefficients } from './decode';
 import { flipJpegLossless } from './index';
 import { keptSize } from './rearrange';
-import { djpeg, jpegtran, jpegtranArgs, makeJpeg, type JpegOptions } from '../../../../../test/features/flip/logic/lossless/testJpegs';
+import { djpeg, jpegtran, jpegtranArgs, makeJpeg, type JpegOptions } from '../../../../../../test/features/flip/logic/lossless/testJpegs';
 
 const all = Object.keys(jpegtranArgs).map((k) => parseTransformKey(k)!);
 

@@ -6,7 +6,7 @@
 // An image whose size is not a whole number of MCUs has partial blocks on its right and
 // bottom edges. They cannot move to the left or top edge (JPEG always pads right and bottom),
 // so, as `jpegtran -trim` does, the transform drops the partial MCU column or row that would.
-import { inverse, mapPoint, outputSize, type Transform } from '../../../../lib/image/transform';
+import { inverse, mapPoint, outputSize, type Transform } from '../../../../../lib/image/transform';
 import { componentBlocks, countAcSymbols, maxSampling, ZIGZAG, type Coefficients, type Component } from './coefficients';
 
 /** How a transform moves the axes: whether it transposes, and which output axes it reverses. */
