@@ -20,16 +20,32 @@ type Export struct {
 }
 
 // Export returns all of the account's data: the account, and every document of the user's,
-// decoded to plain JSON.
+// decoded to plain JSON. It collects ExportEach's documents.
 func (s *Service) Export(ctx context.Context, u User) (Export, error) {
-	docs, err := s.docs.Export(ctx, u.ID)
+	var docs []docstore.ExportDoc
+	ex, err := s.ExportEach(ctx, u, func(d docstore.ExportDoc) error {
+		docs = append(docs, d)
+		return nil
+	})
 	if err != nil {
+		return Export{}, err
+	}
+	if docs != nil {
+		ex.Documents = docs
+	}
+	return ex, nil
+}
+
+// ExportEach hands the account's documents to yield one at a time, in path order, as they are
+// read (docstore.Store.ExportEach), then returns the export's other fields (Documents empty,
+// not nil): the HTTP server spools the documents and writes the whole answer afterwards, so
+// that it never holds more than one. An error from yield stops the export and comes back
+// wrapped.
+func (s *Service) ExportEach(ctx context.Context, u User, yield func(docstore.ExportDoc) error) (Export, error) {
+	if err := s.docs.ExportEach(ctx, u.ID, yield); err != nil {
 		return Export{}, fmt.Errorf("account: export: %w", err)
 	}
-	if docs == nil {
-		docs = []docstore.ExportDoc{}
-	}
-	return Export{ExportedAt: s.now().UTC(), User: u, Documents: docs}, nil
+	return Export{ExportedAt: s.now().UTC(), User: u, Documents: []docstore.ExportDoc{}}, nil
 }
 
 // MaxPreferences bounds the preferences, in bytes of JSON: a handful of settings. Unlike the

@@ -57,6 +57,11 @@ type Config struct {
 	// the default (DefaultBodyBudget, DefaultBodyBudgetPerUser); read them through the
 	// OrDefault methods.
 	BodyBudget, BodyBudgetPerUser int64
+	// AnswerSpoolBytes bounds the disk bytes of answers being sent (their spools' temporary
+	// files, in AnswerSpoolDir, "" for the system's), AnswerSpoolBytesPerUser one user's; zero
+	// is the default: read them through the OrDefault methods (answerspool.go).
+	AnswerSpoolBytes, AnswerSpoolBytesPerUser int64
+	AnswerSpoolDir                            string
 	// StorageQuota bounds the bytes one account's documents take (docstore.WithStorageQuota);
 	// 0 is no quota.
 	StorageQuota int64

@@ -30,6 +30,11 @@ const MinAdminToken = 32
 
 // options is the table of every setting, in -help order.
 func options() []option {
+	return append(coreOptions(), answerSpoolOptions()...)
+}
+
+// coreOptions are the settings of this file.
+func coreOptions() []option {
 	return []option{
 		{"addr", "HANDY_ADDR", "localhost:8080", "TCP address to listen on", func(c *Config, v string) error {
 			if v == "" {

@@ -28,10 +28,11 @@
 //	prune.go         capped collections' oldest entries (Config.Capped), old tombstones hourly
 //	hub.go           wake-ups of this instance's listens, and pg_notify for the other instances
 //
-// and the rest: store.go (Store, New, Get, Export, DeleteOwner), config.go (Config: the
-// application's limits and its schema, Check, which prepare and apply.go ask about every
-// document a commit would leave), listen.go (Listen: long polls over docs rows by version),
-// sqlquery.go with sqlquery_plan.go and sqlquery_filters.go (Query as one SQL statement over
-// doc_index, checked against query.Run by a seeded random test on both engines), and sqlin.go
-// (IN lists read in chunks).
+// and the rest: store.go (Store, New, Get, Export and ExportEach, DeleteOwner), config.go
+// (Config: the application's limits and its schema, Check, which prepare and apply.go ask about
+// every document a commit would leave), listen.go (Listen and ListenTo: long polls over docs
+// rows by version), sqlquery.go with sqlquery_plan.go and sqlquery_filters.go (QueryEach as one
+// SQL statement over doc_index, checked against query.Run by a seeded random test on both
+// engines), readslots.go (the reads that hand documents on one at a time, bounded per user and
+// in total: each holds a connection), and sqlin.go (IN lists read in chunks).
 package docstore

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"handy/internal/docstore/status"
@@ -52,17 +53,29 @@ type Changes struct {
 	Horizon int64
 }
 
+// An Answer takes a listen's answer as it is read (ListenTo), so that the store never holds it
+// whole: the HTTP server spools it. Change takes the next change, in version order; Truncate
+// drops the changes taken after the first n (a last version that a bound cut, or an answer that
+// turned out to be a Reset and is read again). Waiting is called once, when the listen has
+// nothing to answer yet and starts to wait: an HTTP handler sends its headers then, so that the
+// client knows it is connected without waiting for a change or the timeout.
+type Answer interface {
+	Waiting()
+	Change(Change) error
+	Truncate(n int) error
+}
+
 // Listen waits until a document of caller's changed after version since, and answers those
 // changes, deletions included; or answers no change once timeout (5 to 30 seconds) has passed.
 // A caller that listens again from the answer's Version misses and repeats nothing, across
 // restarts and instances, as long as the tombstones it has not yet seen were not pruned;
 // otherwise (or when since is newer than anything this store handed out) the answer is a
-// Reset. since 0 asks for the live documents only, without a Reset. waiting, if not nil, is
-// called once, when the listen has nothing to answer yet and starts to wait: an HTTP handler
-// sends its headers then, so that the client knows it is connected without waiting for a
-// change or the timeout.
+// Reset. since 0 asks for the live documents only, without a Reset. An answer stops at the
+// first version boundary past 1000 documents or 4 MiB (listenDocs, listenBytes): the caller
+// listens again from its Version for the rest. waiting, if not nil, is Answer.Waiting.
+// Listen collects ListenTo's answer.
 func (s *Store) Listen(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func()) (Changes, error) {
-	return s.listen(ctx, caller, since, timeout, waiting, nil)
+	return s.collect(ctx, caller, since, nil, timeout, waiting)
 }
 
 // Continue is Listen from the Version of an answer that had More, given its Horizon: no Reset
@@ -72,55 +85,110 @@ func (s *Store) Listen(ctx context.Context, caller string, since int64, timeout 
 // after since is still there to tell it. Once the horizon moved, a deletion after since may
 // be gone: a Reset, as from Listen.
 func (s *Store) Continue(ctx context.Context, caller string, since, horizon int64, timeout time.Duration, waiting func()) (Changes, error) {
-	return s.listen(ctx, caller, since, timeout, waiting, &horizon)
+	return s.collect(ctx, caller, since, &horizon, timeout, waiting)
 }
 
-func (s *Store) listen(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func(), horizon *int64) (Changes, error) {
+// collect is ListenTo with the answer collected in memory.
+func (s *Store) collect(ctx context.Context, caller string, since int64, horizon *int64, timeout time.Duration, waiting func()) (Changes, error) {
+	a := &collectedAnswer{waiting: waiting}
+	ch, done, err := s.ListenTo(ctx, caller, since, horizon, timeout, a)
+	done()
+	if err != nil {
+		return Changes{}, err
+	}
+	ch.Changes = a.changes
+	return ch, nil
+}
+
+// ListenTo is Listen (horizon nil) or Continue (horizon the answer's Horizon) with the answer's
+// changes handed to a as they are read: the Changes it returns hold all but the changes. The
+// listen keeps its slot among the caller's
+// maxListeners until done is called (always, once the answer is written or abandoned), so that
+// the answers read but not yet taken by their clients are bounded by those slots too. Each read
+// of the changes waits for a read slot (readslots.go) and hands one document at a time to a.
+func (s *Store) ListenTo(ctx context.Context, caller string, since int64, horizon *int64, timeout time.Duration, a Answer) (_ Changes, done func(), _ error) {
+	done = func() {}
 	switch {
 	case caller == "":
-		return Changes{}, &status.Error{Code: status.ErrUnauthenticated, Message: "sign in to listen to documents"}
+		return Changes{}, done, &status.Error{Code: status.ErrUnauthenticated, Message: "sign in to listen to documents"}
 	case since < 0:
-		return Changes{}, status.Invalidf("since %d is not a version: versions are 0 or more", since)
+		return Changes{}, done, status.Invalidf("since %d is not a version: versions are 0 or more", since)
 	case timeout < MinListenTimeout || timeout > MaxListenTimeout:
-		return Changes{}, status.Invalidf("timeout %s is outside 5s to 30s", timeout)
+		return Changes{}, done, status.Invalidf("timeout %s is outside 5s to 30s", timeout)
 	}
 	woken, stop, ok := s.hub.wait(caller)
 	if !ok {
-		return Changes{}, &status.Error{Code: status.ErrResourceExhausted, RetryAfter: time.Second,
-			Message: fmt.Sprintf("too many listens at once: at most %d per user", maxListeners)}
+		return Changes{}, done, &status.Error{Code: status.ErrResourceExhausted, RetryAfter: time.Second,
+			Message: fmt.Sprintf("too many listens at once: at most %d per user, each until its answer is read", maxListeners)}
 	}
-	defer stop()
+	done = sync.OnceFunc(stop)
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
 		// Registered before reading: a commit after the read wakes this listen.
-		ch, err := s.changes(ctx, caller, since, horizon)
-		if err != nil || ch.Reset || len(ch.Changes) > 0 {
-			return ch, err
+		ch, n, err := s.readSlotChanges(ctx, caller, since, horizon, a)
+		if err != nil || ch.Reset || n > 0 {
+			return ch, done, err
 		}
 		since = ch.Version // past tombstones that since 0 leaves out
-		if waiting != nil {
-			waiting()
-			waiting = nil
-		}
+		a.Waiting()
+		a = onceWaited{a}
 		select {
 		case <-woken:
 		case <-timer.C:
-			return Changes{Version: since}, nil
+			return Changes{Version: since}, done, nil
 		case <-ctx.Done():
-			return Changes{}, ctx.Err()
+			return Changes{}, done, ctx.Err()
 		case <-s.closing:
-			return Changes{}, &status.Error{Code: status.ErrUnavailable, Message: "the server is shutting down; listen again"}
+			return Changes{}, done, &status.Error{Code: status.ErrUnavailable, Message: "the server is shutting down; listen again"}
 		}
 	}
 }
 
-// changes reads what changed for owner after since, without waiting; horizon, when not nil,
-// is the Horizon of the answer that since continues (Continue).
-func (s *Store) changes(ctx context.Context, owner string, since int64, horizon *int64) (Changes, error) {
-	out, err := s.readChanges(ctx, owner, since)
+// readSlotChanges is changes within a read slot; n is the number of changes a took.
+func (s *Store) readSlotChanges(ctx context.Context, owner string, since int64, horizon *int64, a Answer) (Changes, int, error) {
+	release, err := s.reads.acquire(ctx, owner)
+	if err != nil {
+		return Changes{}, 0, err
+	}
+	defer release()
+	return s.changes(ctx, owner, since, horizon, a)
+}
+
+// onceWaited is an Answer whose Waiting was called already.
+type onceWaited struct{ Answer }
+
+func (onceWaited) Waiting() {}
+
+// collectedAnswer holds an answer's changes in memory (Listen).
+type collectedAnswer struct {
+	waiting func()
+	changes []Change
+}
+
+func (c *collectedAnswer) Waiting() {
+	if c.waiting != nil {
+		c.waiting()
+	}
+}
+
+func (c *collectedAnswer) Change(ch Change) error {
+	c.changes = append(c.changes, ch)
+	return nil
+}
+
+func (c *collectedAnswer) Truncate(n int) error {
+	c.changes = c.changes[:n]
+	return nil
+}
+
+// changes reads what changed for owner after since, without waiting, into a; n is the number
+// of changes a holds afterwards. horizon, when not nil, is the Horizon of the answer that since
+// continues (Continue).
+func (s *Store) changes(ctx context.Context, owner string, since int64, horizon *int64, a Answer) (Changes, int, error) {
+	out, n, err := s.readChanges(ctx, owner, since, a)
 	if err != nil || (since == 0 && !out.More) {
-		return out, err
+		return out, n, err
 	}
 	// Read after the changes: a pruning that removed a tombstone the read above missed has
 	// raised the horizon by now.
@@ -128,20 +196,27 @@ func (s *Store) changes(ctx context.Context, owner string, since int64, horizon 
 	err = s.st.QueryRow(ctx, "SELECT COALESCE((SELECT version FROM doc_pruned WHERE owner = ?), 0), version FROM doc_clock WHERE id = 1", owner).
 		Scan(&pruned, &newest)
 	if err != nil {
-		return Changes{}, fmt.Errorf("docstore: listen %s: %w", owner, err)
+		return Changes{}, 0, fmt.Errorf("docstore: listen %s: %w", owner, err)
 	}
 	out.Horizon = pruned
 	if since == 0 || (since <= newest && (since >= pruned || (horizon != nil && *horizon == pruned))) {
-		return out, nil
+		return out, n, nil
 	}
-	out, err = s.readChanges(ctx, owner, 0)
+	if err := a.Truncate(0); err != nil {
+		return Changes{}, 0, err
+	}
+	out, n, err = s.readChanges(ctx, owner, 0, a)
 	out.Reset, out.Horizon = true, pruned
-	return out, err
+	return out, n, err
 }
 
 // readChanges reads owner's changes after since in version order, whole versions only, up to
-// the answer's bounds; since 0 reads live documents only.
-func (s *Store) readChanges(ctx context.Context, owner string, since int64) (Changes, error) {
+// the answer's bounds, into a; since 0 reads live documents only. n is the number of changes
+// a holds afterwards.
+func (s *Store) readChanges(ctx context.Context, owner string, since int64, a Answer) (_ Changes, n int, _ error) {
+	fail := func(err error) (Changes, int, error) {
+		return Changes{}, 0, fmt.Errorf("docstore: listen %s: %w", owner, err)
+	}
 	q := "SELECT path, fields, create_time, update_time, version FROM docs WHERE owner = ? AND version > ?"
 	args := []any{owner, since}
 	newest := since
@@ -149,7 +224,7 @@ func (s *Store) readChanges(ctx context.Context, owner string, since int64) (Cha
 		// The live documents up to the newest version now: an answer that holds them all
 		// resumes from there, past the tombstones it leaves out.
 		if err := s.st.QueryRow(ctx, "SELECT COALESCE(MAX(version), 0) FROM docs WHERE owner = ?", owner).Scan(&newest); err != nil {
-			return Changes{}, fmt.Errorf("docstore: listen %s: %w", owner, err)
+			return fail(err)
 		}
 		q += " AND fields IS NOT NULL AND version <= ?"
 		args = append(args, newest)
@@ -157,71 +232,83 @@ func (s *Store) readChanges(ctx context.Context, owner string, since int64) (Cha
 	// One row more than the bound: a last version cut by the LIMIT is told from a whole one.
 	rows, err := s.st.Query(ctx, q+" ORDER BY version LIMIT ?", append(args, listenDocs+1)...)
 	if err != nil {
-		return Changes{}, fmt.Errorf("docstore: listen %s: %w", owner, err)
-	}
-	out := Changes{Version: since}
-	bytes, cut := 0, false
-	for rows.Next() {
-		c, n, err := scanChange(rows)
-		if err != nil {
-			rows.Close()
-			return Changes{}, fmt.Errorf("docstore: listen %s: %w", owner, err)
-		}
-		if c.Version != out.Version && (len(out.Changes) >= listenDocs || bytes >= listenBytes) {
-			cut = true
-			break
-		}
-		out.Changes = append(out.Changes, c)
-		out.Version, bytes = c.Version, bytes+n
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return Changes{}, fmt.Errorf("docstore: listen %s: %w", owner, err)
-	}
-	if cut {
-		out.More = true
-		return out, nil
-	}
-	if len(out.Changes) <= listenDocs {
-		out.Version = max(out.Version, newest)
-		return out, nil
-	}
-	// The LIMIT cut the last version: drop it, or when it is the only one, read it whole.
-	last := out.Version
-	for len(out.Changes) > 0 && out.Changes[len(out.Changes)-1].Version == last {
-		out.Changes = out.Changes[:len(out.Changes)-1]
-	}
-	if len(out.Changes) > 0 {
-		out.Version = out.Changes[len(out.Changes)-1].Version
-		out.More = true
-		return out, nil
-	}
-	// One version past the bounds alone: what follows it is the next answer's.
-	out, err = s.readVersion(ctx, owner, last)
-	out.More = err == nil
-	return out, err
-}
-
-// readVersion reads every change of one version of owner's: one batch, which MaxWrites and
-// MaxBatchBytes bound.
-func (s *Store) readVersion(ctx context.Context, owner string, v int64) (Changes, error) {
-	rows, err := s.st.Query(ctx, "SELECT path, fields, create_time, update_time, version FROM docs WHERE owner = ? AND version = ?", owner, v)
-	if err != nil {
-		return Changes{}, fmt.Errorf("docstore: listen %s: %w", owner, err)
+		return fail(err)
 	}
 	defer rows.Close()
-	out := Changes{Version: v}
+	out := Changes{Version: since}
+	// lastStart is the number of changes before the last version's first, and before its
+	// version: what a Truncate leaves if the LIMIT cut the last version.
+	bytes, cut, lastStart, before := 0, false, 0, since
+	for rows.Next() {
+		c, size, err := scanChange(rows)
+		if err != nil {
+			return fail(err)
+		}
+		if c.Version != out.Version {
+			if n >= listenDocs || bytes >= listenBytes {
+				cut = true
+				break
+			}
+			lastStart, before = n, out.Version
+		}
+		if err := a.Change(c); err != nil {
+			return Changes{}, 0, err
+		}
+		n++
+		out.Version, bytes = c.Version, bytes+size
+	}
+	if err := rows.Err(); err != nil {
+		return fail(err)
+	}
+	rows.Close()
+	if cut {
+		out.More = true
+		return out, n, nil
+	}
+	if n <= listenDocs {
+		out.Version = max(out.Version, newest)
+		return out, n, nil
+	}
+	// The LIMIT cut the last version: drop it, or when it is the only one, read it whole.
+	if err := a.Truncate(lastStart); err != nil {
+		return Changes{}, 0, err
+	}
+	if lastStart > 0 {
+		out.Version, out.More = before, true
+		return out, lastStart, nil
+	}
+	// One version past the bounds alone: what follows it is the next answer's.
+	out, n, err = s.readVersion(ctx, owner, out.Version, a)
+	out.More = err == nil
+	return out, n, err
+}
+
+// readVersion reads every change of one version of owner's into a: one batch, which MaxWrites
+// and MaxBatchBytes bound.
+func (s *Store) readVersion(ctx context.Context, owner string, v int64, a Answer) (Changes, int, error) {
+	fail := func(err error) (Changes, int, error) {
+		return Changes{}, 0, fmt.Errorf("docstore: listen %s: %w", owner, err)
+	}
+	rows, err := s.st.Query(ctx, "SELECT path, fields, create_time, update_time, version FROM docs WHERE owner = ? AND version = ?", owner, v)
+	if err != nil {
+		return fail(err)
+	}
+	defer rows.Close()
+	n := 0
 	for rows.Next() {
 		c, _, err := scanChange(rows)
 		if err != nil {
-			return Changes{}, fmt.Errorf("docstore: listen %s: %w", owner, err)
+			return fail(err)
 		}
-		out.Changes = append(out.Changes, c)
+		if err := a.Change(c); err != nil {
+			return Changes{}, 0, err
+		}
+		n++
 	}
 	if err := rows.Err(); err != nil {
-		return Changes{}, fmt.Errorf("docstore: listen %s: %w", owner, err)
+		return fail(err)
 	}
-	return out, nil
+	return Changes{Version: v}, n, nil
 }
 
 // scanChange reads one docs row as a Change, with the size of its stored fields.

@@ -3,7 +3,6 @@ package docstore
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"handy/internal/docstore/query"
 	"handy/internal/docstore/value"
@@ -13,30 +12,52 @@ import (
 // stored documents (see Run for every semantic choice), save one exception:
 // a value too long to index (MaxIndexEntryBytes) is invisible to filters and
 // orderings on its field path, as a Firestore field exempted from indexing
-// is. It runs one SQL statement over the index rows (see planQuery), which
-// reads the documents' JSON only for the rows returned; a capped count may
-// come first to choose the plan (chooseDriver). The access rule is Get's:
-// q.Parent must be under users/{caller}. A hand-built q is validated first.
+// is. It collects QueryEach's documents: callers that write the answer out
+// (the HTTP API) should use QueryEach, which never holds more than one.
 func (s *Store) Query(ctx context.Context, caller string, q query.Query) ([]value.Doc, error) {
-	if err := authorize(caller, q.Parent); err != nil {
+	docs := []value.Doc{}
+	err := s.QueryEach(ctx, caller, q, func(d value.Doc) error {
+		docs = append(docs, d)
+		return nil
+	})
+	if err != nil {
 		return nil, err
+	}
+	return docs, nil
+}
+
+// QueryEach answers q as Query does, handing the documents to yield one at a
+// time, in the query's order, as they are read: it holds one document, never
+// the answer. It runs one SQL statement over the index rows (see planQuery),
+// which reads the documents' JSON only for the rows returned; a capped count
+// may come first to choose the plan (chooseDriver). The access rule is Get's:
+// q.Parent must be under users/{caller}. A hand-built q is validated first.
+//
+// The statement's connection is held until the last row, however long yield
+// takes, so the read waits first for one of the read slots (readslots.go),
+// until ctx ends: yield should be quick (the HTTP server spools the answer).
+// An error yield returns stops the read and is returned as it is.
+func (s *Store) QueryEach(ctx context.Context, caller string, q query.Query, yield func(value.Doc) error) error {
+	if err := authorize(caller, q.Parent); err != nil {
+		return err
 	}
 	if err := q.Validate(); err != nil {
-		return nil, err
+		return err
 	}
+	release, err := s.reads.acquire(ctx, caller)
+	if err != nil {
+		return fmt.Errorf("docstore: query %s: %w", q.Parent.String(), err)
+	}
+	defer release()
 	driver, err := s.chooseDriver(ctx, q)
 	if err != nil {
-		return nil, fmt.Errorf("docstore: query %s: %w", q.Parent.String(), err)
+		return fmt.Errorf("docstore: query %s: %w", q.Parent.String(), err)
 	}
 	stmt, ok := planQuery(q, driver)
 	if !ok {
-		return []value.Doc{}, nil
+		return nil
 	}
-	docs, err := s.runQuery(ctx, stmt)
-	if err != nil {
-		return nil, fmt.Errorf("docstore: query %s: %w", q.Parent.String(), err)
-	}
-	return docs, nil
+	return s.eachRow(ctx, stmt, q.Parent, yield)
 }
 
 // chooseDriver picks the rows that drive q (see planQuery): -1 for its first
@@ -87,39 +108,52 @@ const (
 	minDriverCount       = 100
 )
 
-// runQuery executes a planned statement and decodes its rows. One statement
-// outside a transaction: it reads one consistent snapshot on both engines,
-// and does not queue behind the committer for SQLite's write lock.
+// runQuery executes a planned statement and collects its documents (tests).
 func (s *Store) runQuery(ctx context.Context, stmt queryStatement) ([]value.Doc, error) {
+	docs := []value.Doc{}
+	err := s.eachRow(ctx, stmt, value.Path{}, func(d value.Doc) error {
+		docs = append(docs, d)
+		return nil
+	})
+	return docs, err
+}
+
+// eachRow executes a planned statement and decodes its rows one at a time
+// for yield. One statement outside a transaction: it reads one consistent
+// snapshot on both engines, and does not queue behind the committer for
+// SQLite's write lock. An error from yield stops the read and comes back as
+// it is; the database's are named with parent.
+func (s *Store) eachRow(ctx context.Context, stmt queryStatement, parent value.Path, yield func(value.Doc) error) error {
+	fail := func(err error) error {
+		return fmt.Errorf("docstore: query %s: %w", parent.String(), err)
+	}
 	rows, err := s.st.Query(ctx, stmt.text, stmt.args...)
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	defer rows.Close()
-	docs := []value.Doc{}
 	for rows.Next() {
 		var (
 			path, fields           string
 			created, updated, vers int64
 		)
 		if err := rows.Scan(&path, &fields, &created, &updated, &vers); err != nil {
-			return nil, err
+			return fail(err)
 		}
 		p, err := value.ParseDocumentPath(path)
 		if err != nil {
-			return nil, fmt.Errorf("stored path %q: %w", path, err)
+			return fail(fmt.Errorf("stored path %q: %w", path, err))
 		}
 		d, err := storedDoc(p, fields, created, updated, vers)
 		if err != nil {
-			return nil, err
+			return fail(err)
 		}
-		docs = append(docs, d)
+		if err := yield(d); err != nil {
+			return err
+		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return fail(err)
 	}
-	if stmt.reverse {
-		slices.Reverse(docs)
-	}
-	return docs, nil
+	return nil
 }

@@ -38,12 +38,13 @@ import (
 //
 // Every SQL fragment below is a constant; values go in as arguments.
 
-// queryStatement is a planned query: text with ? placeholders, its
-// arguments, and whether its rows come in reverse (limitToLast).
+// queryStatement is a planned query: text with ? placeholders and its
+// arguments. Its rows come in the query's order, limitToLast included (the
+// page is chosen in the flipped order, then sorted back), so that they can be
+// handed on as they are read.
 type queryStatement struct {
-	text    string
-	args    []any
-	reverse bool
+	text string
+	args []any
 }
 
 // sqlWriter accumulates SQL text and its arguments in step, so that the
@@ -157,12 +158,15 @@ func planQuery(q query.Query, driver int) (st queryStatement, ok bool) {
 		if pageCol != "page.path" {
 			w.add(", " + col + " AS k" + strconv.Itoa(i))
 		}
-		dir := " ASC"
+		dir, outerDir := " ASC", " ASC"
 		if c.desc {
 			dir = " DESC"
 		}
+		if c.desc != q.LimitToLast { // the query's own direction
+			outerDir = " DESC"
+		}
 		inner.WriteString(col + dir)
-		outer.WriteString(pageCol + dir)
+		outer.WriteString(pageCol + outerDir)
 		if c.name {
 			break // the name makes the order total
 		}
@@ -180,7 +184,7 @@ func planQuery(q query.Query, driver int) (st queryStatement, ok bool) {
 		w.add(" LIMIT ?", int64(q.Limit))
 	}
 	w.add(") page JOIN docs x ON x.path = page.path WHERE x.fields IS NOT NULL ORDER BY " + outer.String())
-	return queryStatement{text: w.b.String(), args: w.args, reverse: q.LimitToLast}, true
+	return queryStatement{text: w.b.String(), args: w.args}, true
 }
 
 // joinRow joins the row of field of the driving row's document.

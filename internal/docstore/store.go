@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"sync"
 	"time"
 
@@ -33,6 +32,8 @@ type Store struct {
 	// retention is how long tombstones are kept (DefaultTombstoneRetention).
 	retention time.Duration
 	cfg       Config
+	// reads bounds the reads that hand documents on one at a time (readslots.go).
+	reads *readSlots
 
 	groupCost int                    // bounds a group's cost (maxGroupCost; tests lower it)
 	groupHook func(group []*pending) // tests: called before each group is committed
@@ -107,6 +108,7 @@ func New(st *store.Store, cfg Config, opts ...Option) *Store {
 		burst:     DefaultWriteBurst,
 		retention: DefaultTombstoneRetention,
 		cfg:       cfg,
+		reads:     newReadSlots(DefaultReadSlots, DefaultReadSlotsPerUser),
 		queue:     make(chan *pending, queueSize),
 		closing:   make(chan struct{}),
 		done:      make(chan struct{}),
@@ -192,46 +194,68 @@ type ExportDoc struct {
 	Fields     any       `json:"fields"`
 }
 
-// Export returns every live document of uid, in path order, for the account's data export.
+// Export returns every live document of uid, in path order, for the account's data export. It
+// collects ExportEach's documents: the HTTP API uses ExportEach, which never holds more than one.
 func (s *Store) Export(ctx context.Context, uid string) ([]ExportDoc, error) {
-	type exported struct {
-		path value.Path
-		doc  ExportDoc
-	}
-	var all []exported
-	// One statement outside a transaction: one snapshot, without SQLite's write lock, which
-	// the committer needs.
-	rows, err := s.st.Query(ctx, "SELECT path, fields, create_time, update_time FROM docs WHERE owner = ? AND fields IS NOT NULL", uid)
+	all := []ExportDoc{}
+	err := s.ExportEach(ctx, uid, func(d ExportDoc) error {
+		all = append(all, d)
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("docstore: export %s: %w", uid, err)
+		return nil, err
+	}
+	return all, nil
+}
+
+// ExportEach hands every live document of uid to yield, one at a time in path order (see
+// Path.Compare), as they are read. Like QueryEach it holds the statement's connection until the
+// last row, so it waits for one of the read slots (readslots.go) first, until ctx ends. An
+// error from yield stops the read and is returned as it is.
+func (s *Store) ExportEach(ctx context.Context, uid string, yield func(ExportDoc) error) error {
+	release, err := s.reads.acquire(ctx, uid)
+	if err != nil {
+		return fmt.Errorf("docstore: export %s: %w", uid, err)
+	}
+	defer release()
+	fail := func(err error) error { return fmt.Errorf("docstore: export %s: %w", uid, err) }
+	// One statement outside a transaction: one snapshot, without SQLite's write lock, which
+	// the committer needs. Sorted by the database, segment by segment: the path's own text
+	// order is not the order of paths ("a/x" after "a-b/x"), so the sort key splits it at its
+	// slashes (PostgreSQL: an array of its segments, compared element by element, a prefix
+	// first) or puts the byte 0, below any other, in their place (SQLite; a segment holding
+	// the byte 0 itself, which PostgreSQL cannot store, may sort out of place).
+	order := "replace(path, '/', char(0))"
+	if s.st.Engine() == store.Postgres {
+		order = "string_to_array(path, '/')"
+	}
+	rows, err := s.st.Query(ctx, "SELECT path, fields, create_time, update_time FROM docs WHERE owner = ? AND fields IS NOT NULL ORDER BY "+order, uid)
+	if err != nil {
+		return fail(err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var path, fields string
 		var created, updated int64
 		if err := rows.Scan(&path, &fields, &created, &updated); err != nil {
-			return nil, fmt.Errorf("docstore: export %s: %w", uid, err)
+			return fail(err)
 		}
 		p, err := value.ParseDocumentPath(path)
 		if err != nil {
-			return nil, fmt.Errorf("docstore: export %s: stored path %q: %w", uid, path, err)
+			return fail(fmt.Errorf("stored path %q: %w", path, err))
 		}
 		d, err := storedDoc(p, fields, created, updated, 0)
 		if err != nil {
-			return nil, fmt.Errorf("docstore: export %s: %w", uid, err)
+			return fail(err)
 		}
-		all = append(all, exported{p, ExportDoc{Path: path, CreateTime: d.CreateTime, UpdateTime: d.UpdateTime, Fields: value.PlainJSON(d.Fields)}})
+		if err := yield(ExportDoc{Path: path, CreateTime: d.CreateTime, UpdateTime: d.UpdateTime, Fields: value.PlainJSON(d.Fields)}); err != nil {
+			return err
+		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("docstore: export %s: %w", uid, err)
+		return fail(err)
 	}
-	// Sorted here: SQL's order of the joined text is not the order of paths (see Path.Compare).
-	slices.SortFunc(all, func(a, b exported) int { return a.path.Compare(b.path) })
-	out := make([]ExportDoc, len(all))
-	for i, e := range all {
-		out[i] = e.doc
-	}
-	return out, nil
+	return nil
 }
 
 // DeleteOwner erases every document of uid, tombstones included, with their index rows, the

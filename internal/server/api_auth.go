@@ -1,9 +1,13 @@
 package server
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"net/http"
 
 	"handy/internal/account"
+	"handy/internal/docstore"
 )
 
 // xsrf answers 204: the api wrapper has set the XSRF cookie, which is all a client asks for.
@@ -182,11 +186,24 @@ func (s *Server) exportMe(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	data, err := s.accounts.Export(r.Context(), u)
+	// Spooled (spool.go): the documents are encoded as they are read, then the export's other
+	// fields, the documents and the closing "]}" are sent: the same bytes as one json.Marshal
+	// of account.Export.
+	sp := s.spools.newSpool(u.ID, "the account's data is larger than this server lets one account export; its operator can raise the limit", false)
+	defer sp.close()
+	head, err := s.accounts.ExportEach(r.Context(), u, func(d docstore.ExportDoc) error { return sp.item(d) })
 	if err != nil {
 		return err
 	}
+	b, err := json.Marshal(head)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	open, ok := bytes.CutSuffix(b, []byte(`[]}`))
+	if !ok {
+		return fmt.Errorf("export: the head %.40q… does not end with its documents", b)
+	}
 	w.Header().Set("Content-Disposition", `attachment; filename="handy-tools-account.json"`)
-	writeJSON(w, http.StatusOK, data)
+	s.sendSpooled(w, r, http.StatusOK, append(open, '['), sp, []byte("]}\n"))
 	return nil
 }

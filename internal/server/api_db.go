@@ -70,19 +70,22 @@ func (s *Server) dbQuery(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	docs, err := s.docs.Query(r.Context(), u.ID, q)
-	if err != nil {
+	// Spooled (spool.go): the documents are encoded as they are read, then sent once the
+	// read has given its connection back; the same bytes as one json.Marshal of the answer.
+	sp := s.spools.newSpool(u.ID, "ask for fewer documents at once, with a limit", false)
+	defer sp.close()
+	if err := s.docs.QueryEach(r.Context(), u.ID, q, func(d value.Doc) error { return sp.item(d) }); err != nil {
 		return err
 	}
-	if docs == nil {
-		docs = []value.Doc{}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"documents": docs})
+	s.sendSpooled(w, r, http.StatusOK, []byte(`{"documents":[`), sp, []byte("]}\n"))
 	return nil
 }
 
 // dbListen holds the request until the caller's documents change or the timeout passes. The
-// server's shutdown ends it at once with 503, so that a deploy never waits for long polls.
+// server's shutdown ends it at once with 503, so that a deploy never waits for long polls. Its
+// answer is spooled as it is read (spool.go) and the listen keeps its slot among the user's
+// listens until the answer is written or the connection is gone, so that the answers clients
+// have not read are bounded by those slots.
 func (s *Server) dbListen(w http.ResponseWriter, r *http.Request) error {
 	u, err := s.signedIn(r)
 	if err != nil {
@@ -94,17 +97,15 @@ func (s *Server) dbListen(w http.ResponseWriter, r *http.Request) error {
 	}
 	// ?continue={horizon}: since is the version of an answer that had "more", and this its
 	// "horizon" (docstore.Continue).
-	listen := s.docs.Listen
+	var horizon *int64
 	if v := r.URL.Query().Get("continue"); v != "" {
-		horizon, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || horizon < 0 {
+		h, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || h < 0 {
 			return &status.Error{Code: status.ErrInvalidArgument, Message: fmt.Sprintf("continue %q is not the horizon of an answer with more: a whole number", v)}
 		}
-		listen = func(ctx context.Context, caller string, since int64, timeout time.Duration, waiting func()) (docstore.Changes, error) {
-			return s.docs.Continue(ctx, caller, since, horizon, timeout, waiting)
-		}
+		horizon = &h
 	}
-	// The server's write timeout is shorter than a long poll and its answer.
+	// The server's write timeout is shorter than a long poll; the answer's own writes renew it.
 	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(timeout + writeTimeout))
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
@@ -114,12 +115,15 @@ func (s *Server) dbListen(w http.ResponseWriter, r *http.Request) error {
 	// it is connected (online) without waiting for a change or the timeout. A failure after that
 	// can only be said in the body, as an error object, which the client reads as such.
 	waited := false
-	ch, err := listen(ctx, u.ID, since, timeout, func() {
+	sp := s.spools.newSpool(u.ID, "", true)
+	defer sp.close()
+	ch, done, err := s.docs.ListenTo(ctx, u.ID, since, horizon, timeout, &listenAnswer{sp: sp, waiting: func() {
 		waited = true
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.WriteHeader(http.StatusOK)
 		http.NewResponseController(w).Flush()
-	})
+	}})
+	defer done()
 	if s.shutdownCtx.Err() != nil {
 		err = &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", RetryAfter: time.Second,
 			Message: "The server is restarting; listen again."}
@@ -128,7 +132,7 @@ func (s *Server) dbListen(w http.ResponseWriter, r *http.Request) error {
 	case !waited && err != nil:
 		return err
 	case !waited:
-		writeJSON(w, http.StatusOK, ch)
+		s.sendSpooled(w, r, http.StatusOK, listenHead(ch), sp, listenTail(ch))
 	case err != nil:
 		if r.Context().Err() != nil {
 			return nil // the client went away: nobody to tell
@@ -139,7 +143,7 @@ func (s *Server) dbListen(w http.ResponseWriter, r *http.Request) error {
 		}
 		json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": e.Code, "message": e.Message}})
 	default:
-		json.NewEncoder(w).Encode(ch)
+		s.sendSpooled(w, r, 0, listenHead(ch), sp, listenTail(ch))
 	}
 	return nil
 }

@@ -66,6 +66,10 @@ type Server struct {
 	// releases).
 	bodies   *bodyBudget
 	shutdown context.CancelFunc
+	// spools bound the answers held while they are sent (spool.go); answerStall bounds each
+	// write of one (answer.go); tests shorten it.
+	spools      *spools
+	answerStall time.Duration
 }
 
 // Option adds a dependency to the server.
@@ -103,6 +107,8 @@ func New(cfg config.Config, table *site.Table, dist fs.FS, logger *slog.Logger, 
 		clientIPHeader: cfg.ClientIPHeader,
 		bodies:         newBodyBudget(cfg.BodyBudgetOrDefault(), cfg.BodyBudgetPerUserOrDefault()),
 		homes:          make(map[string]string),
+		spools:         newSpools(cfg.AnswerSpoolDir, cfg.AnswerSpoolBytesOrDefault(), cfg.AnswerSpoolBytesPerUserOrDefault()),
+		answerStall:    answerStall,
 	}
 	if cfg.AdminToken != "" {
 		s.adminToken, s.hasAdmin = sha256.Sum256([]byte(cfg.AdminToken)), true

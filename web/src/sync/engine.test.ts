@@ -147,6 +147,25 @@ describe('Engine', () => {
     expect((await cache.state()).horizon).toBeUndefined();
   });
 
+  it('follows a paged listen from each answer’s version, and keeps through a paged reset what later pages bring', async () => {
+    const server = new FakeServer();
+    server.pageVersions = 2; // as the server stops past 1000 changes or 4 MiB
+    for (let b = 1; b <= 5; b++) {
+      const writes = Array.from({ length: 3 }, (_, i) => ({ update: { name: h(`b${b}-${i}`), fields: toFields({ b }) } }));
+      await server.commit({ writes, clientId: 'device-b', batchId: b });
+    }
+    const { cache } = await start(server);
+    await until(async () => (await cache.state()).since === server.version);
+    expect((await cache.collection('users/u1/history')).length).toBe(15);
+    expect(server.listens).toBeGreaterThanOrEqual(3);
+    // A reset, paged too: the documents its first page does not bring are asked about, not
+    // dropped, and the next pages bring them again.
+    server.resetNext = true;
+    await server.commit({ writes: [{ update: { name: h('new'), fields: {} } }], clientId: 'device-b', batchId: 6 });
+    await until(async () => (await cache.state()).since === server.version && (await cache.collection('users/u1/history')).length === 16);
+    expect(server.gets).toBeGreaterThan(0);
+  });
+
   it('brings other devices’ changes in through the listen, deletions included', async () => {
     const server = new FakeServer();
     const { cache } = await start(server);

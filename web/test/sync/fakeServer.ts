@@ -18,6 +18,11 @@ export class FakeServer implements Remote {
   listenDown = false;
   /** The next listen answers a reset with the live documents (tombstones were pruned). */
   resetNext = false;
+  /** Pages listen answers as the real server does (it stops at a version boundary past 1000
+   * changes or 4 MiB): at most this many versions' changes, the rest from the answer's version. */
+  pageVersions = Infinity;
+  /** The listens answered. */
+  listens = 0;
   /** The most gets in flight at once, and how many there were. */
   getsAtOnce = 0;
   gets = 0;
@@ -73,17 +78,18 @@ export class FakeServer implements Remote {
   async listen(since: number, _timeout: number, signal: AbortSignal, onOpen?: () => void): Promise<ListenAnswer> {
     if (this.listenDown) throw new SyncError('unavailable', 'no answer');
     onOpen?.(); // as the real server sends its headers once the listen waits
+    this.listens++;
     if (this.resetNext) {
       this.resetNext = false;
       const changes = [...this.docs].map(([name, d]) => ({ name, fields: d.fields, updateTime: d.updateTime, version: String(d.version) }));
-      return { reset: true, version: String(this.version), changes };
+      return this.page({ reset: true, version: String(this.version), changes });
     }
     for (;;) {
       const changes: ListenAnswer['changes'] = [];
       for (const [name, d] of this.docs) if (d.version > since) changes.push({ name, fields: d.fields, updateTime: d.updateTime, version: String(d.version) });
       // As the real server: since 0 asks for the live documents only, without the deletions.
       if (since > 0) for (const [name, v] of this.tombstones) if (v > since) changes.push({ name, deleted: true, updateTime: `t${v}`, version: String(v) });
-      if (changes.length > 0) return { reset: false, version: String(this.version), changes };
+      if (changes.length > 0) return this.page({ reset: false, version: String(this.version), changes });
       since = this.version; // nothing live: wait for what comes after now
       await new Promise<void>((resolve) => {
         this.waiting.push(resolve);
@@ -92,5 +98,14 @@ export class FakeServer implements Remote {
       });
       if (signal.aborted) throw new DOMException('aborted', 'AbortError');
     }
+  }
+
+  /** The answer's first pageVersions versions, whole, resuming from the last of them. */
+  private page(a: ListenAnswer): ListenAnswer {
+    const versions = [...new Set(a.changes.map((c) => Number(c.version)))].sort((x, y) => x - y);
+    if (versions.length <= this.pageVersions) return a;
+    const last = versions[this.pageVersions - 1];
+    const changes = a.changes.filter((c) => Number(c.version) <= last).sort((x, y) => Number(x.version) - Number(y.version));
+    return { ...a, version: String(last), changes, more: true, horizon: '0' };
   }
 }
