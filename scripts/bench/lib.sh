@@ -44,11 +44,15 @@ cleanup() {
 }
 
 # free_port VAR: a loopback port nothing listens on and not handed out before, into VAR (the
-# server started on it fails fast if it was taken since).
+# server started on it fails fast if it was taken since). It is taken below the kernel's
+# ephemeral range: a port there may be the local end of one of the clients' connections, which
+# the probe below cannot see and a listener cannot bind (it happened after the page-view flood
+# of part 13, tens of thousands of connections).
 free_port() {
-  local p
+  local p low _high
+  read -r low _high </proc/sys/net/ipv4/ip_local_port_range
   for _ in $(seq 100); do
-    p=$((20000 + RANDOM % 40000))
+    p=$((10000 + RANDOM % (low - 10000)))
     case "$used_ports" in *" $p "*) continue ;; esac
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
       used_ports+="$p "
