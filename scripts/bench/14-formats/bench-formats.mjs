@@ -7,8 +7,9 @@
 //   frame (GIF), the same filter choice + deflate or LZW encode, with the same settings, and no
 //   rearrangement. So the ratio is what the flip itself costs over the rewriter's own decode and
 //   encode; another codec (pngjs, the canvas) would measure a different implementation instead.
-// - phases, to show where the time goes: PNG: parse + inflate + unfilter alone (the rest of the
-//   whole call is the rearrangement, filter choice and deflate); GIF: parse + LZW decode of every
+// - phases, to show where the time goes: PNG: parse + inflate + unfilter alone, then the
+//   encoder's filter choice over the decoded rows alone (the rest of the whole call is deflate,
+//   the row copies and the chunks); GIF: parse + LZW decode of every
 //   frame alone, and LZW encode of every frame alone.
 // Every output is checked once (decoded by pngjs / omggif and compared with the input mirrored).
 // Peak memory: each call once more in a fresh Node process (this file with --peak): its peak RSS
@@ -39,6 +40,8 @@ async function bundle(dir) {
       `export { flipPngLossless } from ${from('png/index.ts')};`,
       `export { readStructure } from ${from('png/structure.ts')};`,
       `export { decodeRaster } from ${from('png/raster.ts')};`,
+      `export { filterInto } from ${from('png/filters.ts')};`,
+      `export { filterDistance, rowBytes } from ${from('png/header.ts')};`,
       `export { flipGifLossless } from ${from('gif/index.ts')};`,
       `export { parseGif } from ${from('gif/blocks.ts')};`,
       `export { decodeLzw, LzwEncoder } from ${from('gif/lzw.ts')};`,
@@ -68,8 +71,18 @@ function phases(m, kind, bytes) {
   if (kind === 'png') {
     const s = m.readStructure(bytes);
     const im = s.images[0];
-    m.decodeRaster(s.header, im.parts, im.rect.width, im.rect.height);
-    return { decode: performance.now() - t0 };
+    const raster = m.decodeRaster(s.header, im.parts, im.rect.width, im.rect.height);
+    const t1 = performance.now();
+    // The encoder's filter choice, row by row as it makes it (libpng's heuristic), without deflate.
+    const rb = m.rowBytes(s.header, im.rect.width);
+    const out = new Uint8Array(rb + 1);
+    let up = new Uint8Array(rb);
+    for (let y = 0; y < im.rect.height; y++) {
+      const row = raster.data.subarray(raster.offset + y * raster.stride, raster.offset + y * raster.stride + rb);
+      m.filterInto(row, up, m.filterDistance(s.header), 'adaptive', out);
+      up = row;
+    }
+    return { decode: t1 - t0, filter: performance.now() - t1 };
   }
   const gif = m.parseGif(bytes, MAX_PIXELS);
   const frames = gif.blocks.filter((b) => b.kind !== 'extensions').map((im) => {
@@ -153,7 +166,7 @@ async function main() {
         if (i % 2) [f, r] = [await timed('r0m'), await timed('r0')];
         else [r, f] = [await timed('r0'), await timed('r0m')];
         const p = phases(m, kind, bytes);
-        const extra = kind === 'png' ? `parse + inflate + unfilter ${ms(p.decode)}` : `LZW decode ${ms(p.decode)}, LZW encode ${ms(p.encode)}`;
+        const extra = kind === 'png' ? `parse + inflate + unfilter ${ms(p.decode)}, filter choice ${ms(p.filter)}` : `LZW decode ${ms(p.decode)}, LZW encode ${ms(p.encode)}`;
         console.log(`  ${kind} ${i ? `round ${i}` : 'warm-up'}: flip ${ms(f)}, decode + encode ${ms(r)}, ratio ${(f / r).toFixed(2)}; ${extra}`);
         if (!i) continue;
         flip.push(f);
@@ -178,7 +191,10 @@ async function main() {
     for (const r of rows) {
       const d = median(r.ph.map((p) => p.decode));
       const w = median(r.ref);
-      if (r.kind === 'png') console.log(`png phases (medians): parse + inflate + unfilter ${ms(d)} of the decode + encode's ${ms(w)}; filter choice + deflate (+ row copies) the other ${ms(w - d)}`);
+      if (r.kind === 'png') {
+        const f = median(r.ph.map((p) => p.filter));
+        console.log(`png phases (medians): of the decode + encode's ${ms(w)}, parse + inflate + unfilter ${ms(d)}, filter choice ${ms(f)}, deflate and the rest ${ms(w - d - f)}`);
+      }
       else console.log(`gif phases (medians): parse + LZW decode ${ms(d)}, LZW encode ${ms(median(r.ph.map((p) => p.encode)))}, of the decode + encode's ${ms(w)}`);
       if (r.ratio > goal) console.log(`bench-formats: WARNING: the ${r.kind.toUpperCase()} flip takes ${r.ratio}× its decode + encode, over the goal of ${goal}×`);
     }
