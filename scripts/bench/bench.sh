@@ -54,6 +54,10 @@
 #    BENCH_ATTACK_DURATION: its peak RSS, /healthz p99 from a prober, a light user's one-write
 #    commit p50/p95, every acknowledged write read back, the attacker's outcomes; one table with
 #    each goal PASS or MISS.
+# 14. the flipper's formats in Node (14-formats/bench-formats.mjs, issue 28): a 24 MP 16-bit PNG and a
+#    200-frame 480×270 GIF, made at run time, flipped by the lossless rewriters against the same
+#    rewriters' decode + encode (the identity transform), alternated: medians, min/max, the ratio
+#    (goal ≤ 1.2×), each call's peak RSS in a fresh process.
 #
 # Env: BENCH_ROUNDS (3), BENCH_DURATION (10s), BENCH_WARMUP (3s), BENCH_MODES ("plain tls"),
 #      BENCH_LIGHTHOUSE (1; 0 skips it), BENCH_LIGHTHOUSE_RUNS (3),
@@ -72,6 +76,7 @@
 #      BENCH_LOSSLESS (1; 0 skips it), BENCH_LOSSLESS_ROUNDS (its own default),
 #      BENCH_ATTACK (1; 0 skips it), BENCH_ATTACKS ("none a b c d e f g"),
 #      BENCH_ATTACK_DURATION (30s), BENCH_ATTACK_RSS_CAP_MB (4096),
+#      BENCH_FORMATS (1; 0 skips it), BENCH_FORMATS_ROUNDS (5),
 #      HANDY (./handy), CHROME_PATH (for Lighthouse).
 # PARTS selects parts by number, e.g. PARTS=11 or PARTS="4 11" (`make bench PARTS=11`; 2 and 3 are
 #      part 1's; default every part); the BENCH_* switches above still skip theirs.
@@ -100,7 +105,7 @@ goal=0.90       # handy/nginx, plain HTTP
 goal_bare=0.95  # handy/bare net/http
 goal_caddy=2    # handy/Caddy
 
-parts=${PARTS:-1 4 5 6 7 8 9 10 11 12 13}
+parts=${PARTS:-1 4 5 6 7 8 9 10 11 12 13 14}
 
 for tool in curl wrk nginx caddy openssl go gzip node; do
   command -v "$tool" >/dev/null 2>&1 || die "$tool is missing (make bench installs it via scripts/tools/ensure-tools.sh bench)"
@@ -111,7 +116,7 @@ for mode in $modes; do
 done
 
 for n in $parts; do
-  if ! [[ "$n" =~ ^[0-9]+$ ]] || [ "$((10#$n))" -lt 1 ] || [ "$((10#$n))" -gt 13 ]; then die "PARTS: unknown part $n (1 to 13)"; fi
+  if ! [[ "$n" =~ ^[0-9]+$ ]] || [ "$((10#$n))" -lt 1 ] || [ "$((10#$n))" -gt 14 ]; then die "PARTS: unknown part $n (1 to 14)"; fi
 done
 # want N: whether part N is selected (2 and 3 are part 1's).
 want() {
