@@ -49,18 +49,12 @@ func (b *bodyBudget) held(owner string) (total, ofOwner int64) {
 	return st + lt, so + lo
 }
 
-// bodyPool is one of the budget's pools: its reservations are atomic, so parallel requests
-// never hold more than either of its bounds.
-type bodyPool struct {
-	total, perOwner int64
-
-	mu      sync.Mutex
-	used    int64
-	byOwner map[string]int64
-}
+// bodyPool is one of the budget's pools: a reservation is given back, once, by the release it
+// comes with.
+type bodyPool struct{ *byteBudget }
 
 func newBodyPool(total, perOwner int64) *bodyPool {
-	return &bodyPool{total: total, perOwner: perOwner, byOwner: make(map[string]int64)}
+	return &bodyPool{newByteBudget(total, perOwner)}
 }
 
 // bodyRetryAfter is the Retry-After of a refusal: bodies are read and parsed in well under a
@@ -68,35 +62,15 @@ func newBodyPool(total, perOwner int64) *bodyPool {
 const bodyRetryAfter = time.Second
 
 func (b *bodyPool) reserve(owner string, n int64) (release func(), err error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	switch {
-	case b.byOwner[owner]+n > b.perOwner:
+	switch which, ofOwner := b.take(owner, n); which {
+	case overOwner:
 		return nil, &Error{Status: http.StatusTooManyRequests, Code: "resource-exhausted", RetryAfter: bodyRetryAfter,
-			Message: fmt.Sprintf("Your requests in progress already hold %d bytes of request bodies, of at most %d; retry when they have finished.", b.byOwner[owner], b.perOwner)}
-	case b.used+n > b.total:
+			Message: fmt.Sprintf("Your requests in progress already hold %d bytes of request bodies, of at most %d; retry when they have finished.", ofOwner, b.perOwner)}
+	case overTotal:
 		return nil, &Error{Status: http.StatusTooManyRequests, Code: "resource-exhausted", RetryAfter: bodyRetryAfter,
 			Message: "The server is reading as many request bodies as it can hold; retry shortly."}
 	}
-	b.used += n
-	b.byOwner[owner] += n
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			b.mu.Lock()
-			defer b.mu.Unlock()
-			b.used -= n
-			if b.byOwner[owner] -= n; b.byOwner[owner] == 0 {
-				delete(b.byOwner, owner)
-			}
-		})
-	}, nil
-}
-
-func (b *bodyPool) held(owner string) (total, ofOwner int64) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.used, b.byOwner[owner]
+	return sync.OnceFunc(func() { b.give(owner, n) }), nil
 }
 
 // heldBody is a request body whose budget reservation, taken by readJSON, the middleware

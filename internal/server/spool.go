@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -36,54 +35,13 @@ const (
 // spools holds the budgets of every answer's spool, and where their files go.
 type spools struct {
 	dir  string // "" for os.TempDir
-	mem  usage
-	disk usage
+	mem  *byteBudget
+	disk *byteBudget
 	open atomic.Int64 // spools not yet closed: answers being built or sent
 }
 
-// usage counts bytes held against a total and a per-user bound.
-type usage struct {
-	mu             sync.Mutex
-	total, perUser int64
-	used           int64
-	byUser         map[string]int64
-}
-
 func newSpools(dir string, diskTotal, diskPerUser int64) *spools {
-	return &spools{
-		dir:  dir,
-		mem:  usage{total: spoolMemoryTotal, perUser: spoolMemoryPerUser, byUser: make(map[string]int64)},
-		disk: usage{total: diskTotal, perUser: diskPerUser, byUser: make(map[string]int64)},
-	}
-}
-
-// take reserves n bytes for uid; which says which bound refused (0: none, 1: the user's, 2:
-// the total).
-func (u *usage) take(uid string, n int64) (which int) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	switch {
-	case u.byUser[uid]+n > u.perUser:
-		return 1
-	case u.used+n > u.total:
-		return 2
-	}
-	u.used += n
-	u.byUser[uid] += n
-	return 0
-}
-
-// give returns n bytes of uid's.
-func (u *usage) give(uid string, n int64) {
-	if n == 0 {
-		return
-	}
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	u.used -= n
-	if u.byUser[uid] -= n; u.byUser[uid] <= 0 {
-		delete(u.byUser, uid)
-	}
+	return &spools{dir: dir, mem: newByteBudget(spoolMemoryTotal, spoolMemoryPerUser), disk: newByteBudget(diskTotal, diskPerUser)}
 }
 
 // spool is one answer's JSON elements (a JSON array's contents, without its brackets): a prefix
@@ -153,7 +111,7 @@ func (s *spool) write(p []byte) error {
 		}
 		if need <= spoolMemory {
 			grown := min(spoolMemory, max(2*cap(s.mem), need, 1024))
-			if s.sp.mem.take(s.uid, int64(grown-cap(s.mem))) == 0 {
+			if which, _ := s.sp.mem.take(s.uid, int64(grown-cap(s.mem))); which == fits {
 				m := make([]byte, len(s.mem), grown)
 				copy(m, s.mem)
 				s.mem = append(m, p...)
@@ -161,15 +119,15 @@ func (s *spool) write(p []byte) error {
 			}
 		}
 	}
-	switch s.sp.disk.take(s.uid, int64(len(p))) {
-	case 1:
-		if s.size()+int64(len(p)) > s.sp.disk.perUser {
+	switch which, _ := s.sp.disk.take(s.uid, int64(len(p))); which {
+	case overOwner:
+		if s.size()+int64(len(p)) > s.sp.disk.perOwner {
 			return &status.Error{Code: status.ErrResourceExhausted, RetryAfter: spoolRetryAfter, Message: fmt.Sprintf(
-				"this answer is larger than the %d MiB one account's answers may hold while they are sent (-answer-spool-bytes-per-user): %s", s.sp.disk.perUser>>20, s.hint)}
+				"this answer is larger than the %d MiB one account's answers may hold while they are sent (-answer-spool-bytes-per-user): %s", s.sp.disk.perOwner>>20, s.hint)}
 		}
 		return &status.Error{Code: status.ErrResourceExhausted, RetryAfter: spoolRetryAfter, Message: fmt.Sprintf(
-			"this account's answers being sent hold %d MiB, the most one account may (-answer-spool-bytes-per-user): read them, then try again", s.sp.disk.perUser>>20)}
-	case 2:
+			"this account's answers being sent hold %d MiB, the most one account may (-answer-spool-bytes-per-user): read them, then try again", s.sp.disk.perOwner>>20)}
+	case overTotal:
 		return &status.Error{Code: status.ErrResourceExhausted, RetryAfter: spoolRetryAfter, Message: fmt.Sprintf(
 			"the answers the server is sending hold %d MiB, the most it may (-answer-spool-bytes): try again in a moment", s.sp.disk.total>>20)}
 	}
