@@ -17,8 +17,8 @@ export function gradient(width: number, height: number): Pixels {
   return { width, height, data };
 }
 
-/** A lossless PNG of the pixels (8-bit RGBA, no filter). */
-export function png({ width, height, data }: { width: number; height: number; data: number[] | Uint8Array }): Buffer {
+/** A lossless PNG of the pixels (8-bit RGBA, no filter), with `ancillary` chunks before its data. */
+export function png({ width, height, data }: { width: number; height: number; data: number[] | Uint8Array }, ancillary: [string, Buffer][] = []): Buffer {
   const chunk = (type: string, body: Buffer) => {
     const len = Buffer.alloc(4);
     len.writeUInt32BE(body.length);
@@ -37,6 +37,7 @@ export function png({ width, height, data }: { width: number; height: number; da
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
+    ...ancillary.map(([type, body]) => chunk(type, body)),
     chunk('IDAT', deflateSync(rows)),
     chunk('IEND', Buffer.alloc(0)),
   ]);

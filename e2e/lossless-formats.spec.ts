@@ -7,12 +7,13 @@
 import type { Page } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateSync, crc32 } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import { parseTransformKey } from '../web/src/lib/image/transform';
 import { expectedLayer, show } from '../web/test/features/flip/logic/lossless/gif/testGifs';
 import { chunk, chunks, decode as decodePng, encodePng, picture, rearranged, same } from '../web/test/features/flip/logic/lossless/png/testPngs';
 import { expect, fill, hydrated, test } from './fixtures';
 import { flip } from './flipper';
+import { png } from './images';
 
 const corpus = join(import.meta.dirname, '../web/test/features/flip/logic/lossless/gif/corpus');
 const m = flip('en');
@@ -136,27 +137,9 @@ test('a HEIC photo the browser cannot decode is refused with the browsers that c
 
 /** A one-row RGBA PNG with a gamma of 1 (linear): the browser converts its colours to sRGB. */
 function linearPng(pixels: number[]): Buffer {
-  const chunk = (type: string, body: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(body.length);
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), body]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typed));
-    return Buffer.concat([len, typed, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(pixels.length / 4, 0);
-  ihdr.writeUInt32BE(1, 4);
-  ihdr.set([8, 6, 0, 0, 0], 8);
   const gama = Buffer.alloc(4);
   gama.writeUInt32BE(100000);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('gAMA', gama),
-    chunk('IDAT', deflateSync(Buffer.from([0, ...pixels]))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return png({ width: pixels.length / 4, height: 1, data: pixels }, [['gAMA', gama]]);
 }
 
 /** The pixels of image bytes read as `how` says, in the page. */

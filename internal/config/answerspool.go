@@ -18,19 +18,13 @@ const (
 
 // AnswerSpoolBytesOrDefault is AnswerSpoolBytes, or its default when unset.
 func (c Config) AnswerSpoolBytesOrDefault() int64 {
-	if c.AnswerSpoolBytes == 0 {
-		return DefaultAnswerSpoolBytes
-	}
-	return c.AnswerSpoolBytes
+	return orDefault(c.AnswerSpoolBytes, DefaultAnswerSpoolBytes)
 }
 
 // AnswerSpoolBytesPerUserOrDefault is AnswerSpoolBytesPerUser, or its default (at most the
 // total) when unset.
 func (c Config) AnswerSpoolBytesPerUserOrDefault() int64 {
-	if c.AnswerSpoolBytesPerUser == 0 {
-		return min(DefaultAnswerSpoolBytesPerUser, c.AnswerSpoolBytesOrDefault())
-	}
-	return c.AnswerSpoolBytesPerUser
+	return orDefault(c.AnswerSpoolBytesPerUser, min(DefaultAnswerSpoolBytesPerUser, c.AnswerSpoolBytesOrDefault()))
 }
 
 // answerSpoolOptions are the spools' settings, in -help order.

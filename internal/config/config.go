@@ -233,17 +233,17 @@ const (
 )
 
 // BodyBudgetOrDefault is BodyBudget, or its default when unset.
-func (c Config) BodyBudgetOrDefault() int64 {
-	if c.BodyBudget == 0 {
-		return DefaultBodyBudget
-	}
-	return c.BodyBudget
-}
+func (c Config) BodyBudgetOrDefault() int64 { return orDefault(c.BodyBudget, DefaultBodyBudget) }
 
 // BodyBudgetPerUserOrDefault is BodyBudgetPerUser, or its default (at most the total) when unset.
 func (c Config) BodyBudgetPerUserOrDefault() int64 {
-	if c.BodyBudgetPerUser == 0 {
-		return min(DefaultBodyBudgetPerUser, c.BodyBudgetOrDefault())
+	return orDefault(c.BodyBudgetPerUser, min(DefaultBodyBudgetPerUser, c.BodyBudgetOrDefault()))
+}
+
+// orDefault is a byte count of the configuration, or def when it is unset (zero).
+func orDefault(v, def int64) int64 {
+	if v == 0 {
+		return def
 	}
-	return c.BodyBudgetPerUser
+	return v
 }

@@ -109,6 +109,16 @@ func (l *latencies) percentile(p float64) float64 {
 func probe(ctx context.Context, base string, rate int, lat *latencies) {
 	c := newClient(0)
 	c.Timeout = 10 * time.Second
+	paced(ctx, rate, func() {
+		start := time.Now()
+		status, _, _, err := do(context.Background(), c, http.MethodGet, base+"/healthz", "", nil)
+		lat.add(time.Since(start), err == nil && status == http.StatusOK)
+	})
+}
+
+// paced runs fn on a goroutine of its own rate times a second until ctx ends (open loop: a
+// stalled server does not slow the pace), then waits for the last to return.
+func paced(ctx context.Context, rate int, fn func()) {
 	var wg sync.WaitGroup
 	t := time.NewTicker(time.Second / time.Duration(rate))
 	defer t.Stop()
@@ -119,11 +129,7 @@ func probe(ctx context.Context, base string, rate int, lat *latencies) {
 			return
 		case <-t.C:
 		}
-		wg.Go(func() {
-			start := time.Now()
-			status, _, _, err := do(context.Background(), c, http.MethodGet, base+"/healthz", "", nil)
-			lat.add(time.Since(start), err == nil && status == http.StatusOK)
-		})
+		wg.Go(fn)
 	}
 }
 
@@ -133,49 +139,38 @@ func probe(ctx context.Context, base string, rate int, lat *latencies) {
 func lightUser(ctx context.Context, base string, a *account, rate int, lat *latencies, acked *acks) {
 	c := newClient(0)
 	c.Timeout = 60 * time.Second
-	var wg sync.WaitGroup
 	var n atomic.Int64
-	t := time.NewTicker(time.Second / time.Duration(rate))
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			wg.Wait()
-			return
-		case <-t.C:
-		}
-		wg.Go(func() {
-			i := n.Add(1)
-			path := fmt.Sprintf("users/%s/history/light%06d", a.UID, i)
-			body := fmt.Appendf(nil, `{"writes":[{"update":{"name":%q,"fields":{"tool":{"stringValue":"area"},`+
-				`"at":{"timestampValue":%q},"title":{"stringValue":"light %d"},"query":{"stringValue":""},"detail":{"stringValue":""}}}}]}`,
-				path, time.Now().UTC().Format(time.RFC3339Nano), i)
-			start := time.Now()
-			giveUp := start.Add(60 * time.Second)
-			for {
-				status, data, wait, err := do(context.Background(), c, http.MethodPost, base+"/api/v1/db/commit", a.Token, body)
-				if err == nil && status == http.StatusTooManyRequests && time.Now().Before(giveUp) {
-					lat.mu.Lock()
-					lat.refused++
-					if lat.why == nil {
-						lat.why = map[string]int{}
-					}
-					lat.why[errorMessage(data)]++
-					lat.mu.Unlock()
-					time.Sleep(min(max(wait, 100*time.Millisecond), time.Second))
-					continue
+	paced(ctx, rate, func() {
+		i := n.Add(1)
+		path := fmt.Sprintf("users/%s/history/light%06d", a.UID, i)
+		body := fmt.Appendf(nil, `{"writes":[{"update":{"name":%q,"fields":{"tool":{"stringValue":"area"},`+
+			`"at":{"timestampValue":%q},"title":{"stringValue":"light %d"},"query":{"stringValue":""},"detail":{"stringValue":""}}}}]}`,
+			path, time.Now().UTC().Format(time.RFC3339Nano), i)
+		start := time.Now()
+		giveUp := start.Add(60 * time.Second)
+		for {
+			status, data, wait, err := do(context.Background(), c, http.MethodPost, base+"/api/v1/db/commit", a.Token, body)
+			if err == nil && status == http.StatusTooManyRequests && time.Now().Before(giveUp) {
+				lat.mu.Lock()
+				lat.refused++
+				if lat.why == nil {
+					lat.why = map[string]int{}
 				}
-				ok := err == nil && status == http.StatusOK
-				lat.add(time.Since(start), ok)
-				if ok {
-					acked.add(ack{Token: a.Token, Path: path, Marker: -i})
-				} else if err == nil {
-					fmt.Fprintf(os.Stderr, "benchattack: the light user's commit %d answered %d\n", i, status)
-				}
-				return
+				lat.why[errorMessage(data)]++
+				lat.mu.Unlock()
+				time.Sleep(min(max(wait, 100*time.Millisecond), time.Second))
+				continue
 			}
-		})
-	}
+			ok := err == nil && status == http.StatusOK
+			lat.add(time.Since(start), ok)
+			if ok {
+				acked.add(ack{Token: a.Token, Path: path, Marker: -i})
+			} else if err == nil {
+				fmt.Fprintf(os.Stderr, "benchattack: the light user's commit %d answered %d\n", i, status)
+			}
+			return
+		}
+	})
 }
 
 // verify reads every acknowledged write back (4 at a time) and returns how many are missing or
