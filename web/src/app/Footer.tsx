@@ -1,4 +1,3 @@
-import { CookieSettings } from '../features/consent/public';
 import { useTranslation } from '../i18n/react';
 import { footerPages, pagePath, type LocaleCode, type PageName } from '../lib/site';
 
@@ -21,7 +20,6 @@ export function Footer({ locale, page, year }: Props) {
               </a>
             </li>
           ))}
-          <CookieSettings />
         </ul>
       </nav>
       <p>{t('footer.privacyNote')}</p>

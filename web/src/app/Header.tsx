@@ -1,20 +1,15 @@
-import { AccountButton, useThemeRevision } from '../features/account/public';
-import { HistoryButton } from '../features/history/public';
 import { useTranslation } from '../i18n/react';
 import { pagePath, toolPages, type LocaleCode, type PageName } from '../lib/site';
-import { ThemeSwitch } from '../theme/ThemeSwitch';
+import { Island } from '../page/Island';
 import { LanguageSwitcher } from '../page/LanguageSwitcher';
 
 interface Props {
   locale: LocaleCode;
   page?: PageName;
-  search: string;
 }
 
-export function Header({ locale, page, search }: Props) {
+export function Header({ locale, page }: Props) {
   const { t } = useTranslation();
-  // Signing in can apply the account's theme: the switch then starts afresh from the stored one.
-  const themeRevision = useThemeRevision();
   return (
     <header className="site-header">
       <div className="bar">
@@ -37,10 +32,12 @@ export function Header({ locale, page, search }: Props) {
           </ul>
         </nav>
         <div className="header-actions">
-          <LanguageSwitcher key={page ?? ''} locale={locale} page={page} search={search} />
-          <ThemeSwitch key={themeRevision} />
-          <HistoryButton />
-          <AccountButton />
+          <LanguageSwitcher locale={locale} page={page} />
+          {/* At idle: each shows what it knows (the stored theme, new saves, who is signed in)
+              soon after the page settles, and a click before that still works. */}
+          <Island name="theme" when="idle" />
+          <Island name="history" when="idle" />
+          <Island name="account" when="idle" />
         </div>
       </div>
     </header>

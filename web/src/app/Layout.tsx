@@ -7,19 +7,18 @@ import { Header } from './Header';
 interface Props {
   locale: LocaleCode;
   page?: PageName;
-  search: string;
   year: number;
   children: ReactNode;
 }
 
-export function Layout({ locale, page, search, year, children }: Props) {
+export function Layout({ locale, page, year, children }: Props) {
   const { t } = useTranslation();
   return (
     <>
       <a className="skip-link" href="#main">
         {t('nav.skip')}
       </a>
-      <Header locale={locale} page={page} search={search} />
+      <Header locale={locale} page={page} />
       <main id="main" tabIndex={-1}>
         {children}
       </main>

@@ -20,7 +20,8 @@ export interface Assets {
 export interface BootData {
   buildId: string;
   year: number;
-  payload: import('../router/payload').Payload;
+  /** The page on screen (its locale and name). */
+  route: import('../lib/site').Route;
   /**
    * The tag manager's container URL, or "" when none is configured: renderDocument writes the
    * site table's placeholder, which the server replaces at start-up (and names in its CSP).

@@ -1,16 +1,19 @@
-// Client-side navigation between prerendered pages: route rules, the new-build check,
-// the page's chunk and payload, then one commit of the view. Anything that cannot be done
-// in place becomes a full page load, so the visitor always ends up on the page they asked for.
-import { localeOfPath, redirect, resolve, routeRules, type LocaleCode, type PageName, type RouteRule } from '../lib/site';
-import type { Payload } from './payload';
+// Client-side navigation between prerendered pages of one language: route rules, the new-build
+// check, the page's payload and its islands' chunks, then one commit of the view. Anything that
+// cannot be done in place becomes a full page load, so the visitor always ends up on the page
+// they asked for: an unknown path (the server's 404 page), another language (its header, footer
+// and messages are another page's), a newer build.
+import { redirect, resolve, routeRules, type LocaleCode, type PageName, type RouteRule } from '../lib/site';
+import type { PagePayload } from './payload';
 import type { View, ViewStore } from './view';
 
 export type HistoryMode = 'push' | 'replace' | 'none';
 
 export interface NavigatorDeps {
   store: ViewStore;
-  loadPage: (page: PageName) => Promise<unknown>;
-  fetchPayload: (path: string) => Promise<Payload>;
+  fetchPayload: (path: string) => Promise<PagePayload>;
+  /** Loads what the page's islands need (their chunks) before it is shown. */
+  prepare: (payload: PagePayload) => Promise<unknown>;
   /** The messages of a locale (and of a page, when there is one). */
   ensureMessages: (code: LocaleCode, page?: PageName) => Promise<void>;
   /** Full page navigation (location.assign). */
@@ -56,33 +59,27 @@ export function createNavigator(deps: NavigatorDeps) {
 
     const seq = ++latest;
     const route = resolve(url.pathname);
-    const base = { path: url.pathname, search: url.search };
-    if (!route) {
-      await deps.ensureMessages(localeOfPath(url.pathname)); // "Page not found" in the prefix's language
-      if (seq === latest) commit(base, url, mode);
-      return;
-    }
+    if (!route || route.locale !== deps.store.get().route.locale) return deps.fullLoad(url.href);
 
-    const payload = deps.fetchPayload(url.pathname);
     const messages = deps.ensureMessages(route.locale, route.page);
+    let data: PagePayload;
     try {
-      await deps.loadPage(route.page);
-    } catch (err) {
-      console.error(`Failed to load the page ${url.pathname}:`, err);
-      if (seq === latest) deps.reloadOnce(url.pathname + url.search);
-      return;
-    }
-    let data: Payload;
-    try {
-      data = await payload;
+      data = await deps.fetchPayload(url.pathname);
     } catch (err) {
       console.warn(`Failed to fetch the payload of ${url.pathname}, loading the page in full:`, err);
       if (seq === latest) deps.fullLoad(url.href);
       return;
     }
+    try {
+      await deps.prepare(data);
+    } catch (err) {
+      console.error(`Failed to load the page ${url.pathname}:`, err);
+      if (seq === latest) deps.reloadOnce(url.pathname + url.search);
+      return;
+    }
     await messages;
     if (seq !== latest) return; // a newer navigation won
-    commit({ ...base, route, payload: data }, url, mode);
+    commit({ path: url.pathname, search: url.search, route, payload: data }, url, mode);
   }
 
   return {

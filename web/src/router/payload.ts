@@ -1,5 +1,7 @@
-// What a page needs beyond the bundle: its head data and (for long-form pages) its content.
-// The prerender step writes it into the page and into {page path}/_payload.json.
+// What a page is made of beyond the bundle: its head data and (for long-form pages) its text,
+// which the prerender step renders into the page; and what a client-side navigation fetches
+// instead of the whole document ({page path}/_payload.json, PagePayload): the head data, and the
+// page's <main> as prerendered HTML with the islands in it.
 import type { TFunction } from '../i18n/translator';
 import { locales, localeOf, originPlaceholder, pagePath, defaultLocale, type Route } from '../lib/site';
 
@@ -39,10 +41,21 @@ export interface PageText {
   faqTeaser?: Omit<FaqItem, 'answer'>[];
 }
 
-/** A page's route, head data and long-form text. */
+/** A page's route, head data and long-form text: what the prerender step renders it from. */
 export interface Payload extends PageText {
   route: Route;
   head: Head;
+}
+
+/** What a client-side navigation to a page fetches: its head data, and its <main> as the
+ * prerendered HTML (its islands' placeholders filled, hydrated once it is in the document). */
+export interface PagePayload {
+  route: Route;
+  head: Head;
+  /** The inside of the page's <main>. */
+  main: string;
+  /** The names of the islands in main, so that a preload can fetch their chunks too. */
+  islands: string[];
 }
 
 /** Head data of a route; absolute URLs use the placeholder origin the server replaces. */

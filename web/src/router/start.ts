@@ -1,10 +1,10 @@
 // Wires the browser to the runtime: link clicks and history, preloading, the build check,
-// route rules from the build manifest, and the language cookie. The client entry hands it what
-// it needs of the app (the boot data, the page loader): the router imports nothing of app/.
-import { flushSync } from 'react-dom';
+// route rules from the build manifest, the language cookie, and a fragment that names a closed
+// <details> (a question of the FAQ) opening it. The app hands it what it needs (the boot data,
+// what prepares a page's islands): the router imports nothing of app/.
 import type { I18n } from '../i18n/translator';
 import { ensureMessages } from '../i18n';
-import { localeOf, localeOfPath, resolve, type PageName, type RouteRule } from '../lib/site';
+import { resolve, type RouteRule } from '../lib/site';
 import { startBuildCheck } from './buildCheck';
 import { preloadAllowed } from './connection';
 import { rememberLanguage } from './cookie';
@@ -14,33 +14,31 @@ import { createPayloadCache } from './payloads';
 import { createPreloader } from './preload';
 import { reloadOnce } from './reloadGuard';
 import { keepScroll, layOutAll } from './scroll';
-import type { Payload } from './payload';
+import type { PagePayload } from './payload';
 import type { ViewStore } from './view';
 
 /** What the runtime reads of the page's boot data (app/document.ts, BootData). */
 export interface Boot {
   buildId: string;
-  payload: Pick<Payload, 'route'>;
 }
 
 export interface RuntimeInput {
   boot: Boot;
   store: ViewStore;
   i18n: I18n;
-  /** Loads a page's module before a navigation shows it (the app's page registry). */
-  loadPage: (page: PageName) => Promise<unknown>;
+  /** Loads what a page's islands need before a navigation shows it. */
+  prepare: (payload: PagePayload) => Promise<unknown>;
 }
 
-export function startRuntime({ boot, store, i18n, loadPage }: RuntimeInput) {
+export function startRuntime({ boot, store, i18n, prepare }: RuntimeInput) {
   const fetchPayload = createPayloadCache(boot.buildId);
   const scroll = keepScroll();
   const navigator = createNavigator({
-    // React renders the new view before afterCommit looks for the fragment's element: a store
-    // update outside React's events renders only in a later microtask, and a link to
-    // /privacy-policy#section would find no section yet and open at the top.
-    store: { ...store, set: (next) => flushSync(() => store.set(next)) },
-    loadPage,
+    // The app shows the new view as the store changes, before afterCommit looks for the
+    // fragment's element.
+    store,
     fetchPayload,
+    prepare,
     ensureMessages: (code, page) => ensureMessages(i18n, code, page),
     fullLoad: (href) => location.assign(href),
     reloadOnce,
@@ -54,12 +52,6 @@ export function startRuntime({ boot, store, i18n, loadPage }: RuntimeInput) {
     origin: location.origin,
     afterCommit(view, url, mode) {
       if (view.payload) applyHead(view.payload.head);
-      else {
-        // The same title and language as the server's 404 page.
-        document.title = `${i18n.t('errors.notFound.title')} | ${i18n.t('site.name')}`;
-        document.documentElement.lang = localeOf(localeOfPath(view.path)).lang;
-      }
-      if (view.route) rememberLanguage(view.route.locale);
       if (mode === 'none') return scroll.restore(() => toPlace(url.hash)); // back or forward
       toPlace(url.hash);
       document.getElementById('main')?.focus({ preventScroll: true });
@@ -69,7 +61,7 @@ export function startRuntime({ boot, store, i18n, loadPage }: RuntimeInput) {
   // The prerendered page knows no query; a link with one re-renders the page with it. Without
   // one, nothing changed, and setting the view anyway would re-render every component at once.
   if (location.search !== store.get().search) store.set({ ...store.get(), search: location.search });
-  rememberLanguage(boot.payload.route.locale);
+  rememberLanguage(store.get().route.locale);
   interceptLinks(navigator, scroll.leaving);
   window.addEventListener('popstate', () => {
     scroll.arrived();
@@ -80,7 +72,9 @@ export function startRuntime({ boot, store, i18n, loadPage }: RuntimeInput) {
     void navigator.navigate(location.href, 'none');
   });
   scroll.restoreOnLoad();
-  if (preloadAllowed()) watchLinks(loadPage, fetchPayload, store);
+  openNamed(location.hash);
+  window.addEventListener('hashchange', () => openNamed(location.hash));
+  if (preloadAllowed()) watchLinks(prepare, fetchPayload, store);
   startBuildCheck({ buildId: boot.buildId, onOutdated: () => navigator.markOutdated() });
   void loadRouteRules(boot.buildId, navigator);
   window.addEventListener('unhandledrejection', (e) => console.error('Unhandled error:', e.reason));
@@ -97,10 +91,17 @@ function elementOfHash(hash: string): HTMLElement | null {
   }
 }
 
+/** Opens the <details> a fragment names (a question of the FAQ), closed as prerendered. */
+function openNamed(hash: string) {
+  const target = elementOfHash(hash);
+  if (target instanceof HTMLDetailsElement) target.open = true;
+}
+
 /** Scrolls to the section a fragment names, or to the top without one. */
 function toPlace(hash: string) {
   const target = elementOfHash(hash);
   if (!target) return window.scrollTo(0, 0);
+  openNamed(hash);
   layOutAll();
   target.scrollIntoView();
 }
@@ -132,13 +133,15 @@ function interceptLinks(navigator: Navigator, leaving: () => void) {
 }
 
 /** Preloads the chunk and payload of links that come into view or get hovered or focused. */
-function watchLinks(loadPage: RuntimeInput['loadPage'], fetchPayload: (path: string) => Promise<unknown>, store: ViewStore) {
+function watchLinks(prepare: RuntimeInput['prepare'], fetchPayload: (path: string) => Promise<PagePayload>, store: ViewStore) {
   const preloader = createPreloader(4);
   const preload = (a: HTMLAnchorElement) => {
     const url = appUrl(a);
     const route = url && resolve(url.pathname);
     if (!url || !route || url.pathname === location.pathname) return;
-    preloader.preload(url.pathname, () => Promise.all([loadPage(route.page), fetchPayload(url.pathname)]));
+    // Another language is a full load (navigation.ts): nothing to preload for it.
+    if (route.locale !== store.get().route.locale) return;
+    preloader.preload(url.pathname, () => fetchPayload(url.pathname).then(prepare));
   };
   const observer = new IntersectionObserver((entries) => {
     for (const entry of entries) {

@@ -1,14 +1,14 @@
 // The one piece of client state the router keeps: what is on screen.
 import { createStore, type Store } from '../lib/store';
-import type { Payload } from './payload';
+import type { PagePayload } from './payload';
 import type { Route } from '../lib/site';
 
 export interface View {
   path: string;
   search: string;
-  /** Undefined for an unknown path: the page shows "Page not found". */
-  route?: Route;
-  payload?: Payload;
+  route: Route;
+  /** What a client-side navigation fetched; undefined for the page as loaded. */
+  payload?: PagePayload;
   /** Counts the navigations of this tab (0: the page as loaded). A navigation to the very page
    * and query already on screen (a history entry) is a new visit: the page starts afresh from
    * its query, as a load would, rather than keep the state it had. */

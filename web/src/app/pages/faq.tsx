@@ -1,22 +1,12 @@
-import { useEffect } from 'react';
 import { PageIntro } from '../../page/PageIntro';
 import type { PageProps } from '../../page/module';
 
 /**
  * The questions as an accordion of native <details>: it opens with Enter or Space, works
  * before any script runs, and find-in-page searches the closed answers too. A link to a
- * question (#id) opens it.
+ * question (#id) opens it (router/start.ts: no script of this page runs in the browser).
  */
 export default function Faq({ payload }: PageProps) {
-  useEffect(() => {
-    const open = () => {
-      const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
-      if (target instanceof HTMLDetailsElement) target.open = true;
-    };
-    open();
-    addEventListener('hashchange', open);
-    return () => removeEventListener('hashchange', open);
-  }, []);
   return (
     <>
       <PageIntro page="faq" />

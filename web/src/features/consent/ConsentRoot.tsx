@@ -2,7 +2,10 @@
 // (public.ts). It reads the stored answer, loads the container after an acceptance, shows the
 // banner when an answer is due (in a root of its own, last in the page as it is last on screen:
 // the skip link stays the first stop of the keyboard, and Shift+Tab from the top reaches the
-// banner at once), and reopens it from the footer's "Cookie settings".
+// banner at once), and reopens it from the footer's "Cookie settings", which it puts there (the
+// prerendered page never has it: without a tag manager there is nothing to set).
+import { useLayoutEffect } from 'react';
+import { createPortal } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { ensureNamespaces } from '../../i18n';
 import { I18nProvider, useTranslation } from '../../i18n/react';
@@ -11,6 +14,7 @@ import { createStore, useStore, type Readable } from '../../lib/store';
 import type { View } from '../../router/view';
 import { nextZIndex } from '../../ui/zIndex';
 import { Banner } from './Banner';
+import { CookieSettings } from './CookieSettings';
 import { containerLoaded, globalPrivacyControl, loadContainer, storedRecord, storeChoice, withdraw } from './browser';
 import { startOf, type Choice, type ConsentRecord } from './logic/record';
 import { consentShell } from './shell';
@@ -56,12 +60,24 @@ export function start(views: Readable<View>, i18n: I18n, container: string) {
   const dismiss = () => (state.get().record ? close() : choose('rejected'));
   const zIndex = nextZIndex();
 
+  // The footer's "Cookie settings": last in its list of links, from when its words are in.
+  const footerItem = document.createElement('li');
+
   function ConsentRoot() {
     const { open, fromSettings, record } = useStore(state);
     const { language } = useStore(consentShell);
     useTranslation(); // a change of language renders again: hidden until its words are in
-    if (!open || language !== i18n.language) return null;
-    return <Banner key={String(fromSettings)} record={record} fromSettings={fromSettings} gpc={gpc} zIndex={zIndex} onChoose={choose} onDismiss={dismiss} />;
+    const ready = language === i18n.language;
+    useLayoutEffect(() => {
+      if (ready && !footerItem.isConnected) document.querySelector('.site-footer nav ul')?.append(footerItem);
+    }, [ready]);
+    if (!ready) return null;
+    return (
+      <>
+        {createPortal(<CookieSettings onOpen={(button) => settings?.(button)} />, footerItem)}
+        {open && <Banner key={String(fromSettings)} record={record} fromSettings={fromSettings} gpc={gpc} zIndex={zIndex} onChoose={choose} onDismiss={dismiss} />}
+      </>
+    );
   }
 
   // The banner's words, in the page's language, and again after each change of language.

@@ -1,11 +1,10 @@
 // What the rest of the site uses of the consent banner: starting it (only where a tag manager
-// is configured: everything else is in its own chunk, ./ConsentRoot.tsx) and the footer's "Cookie settings".
+// is configured: everything else, the footer's "Cookie settings" too, is in its own chunk, ./ConsentRoot.tsx).
 import type { I18n } from '../../i18n/translator';
 import type { Readable } from '../../lib/store';
 import type { View } from '../../router/view';
 import { loadConsent } from './shell';
 
-export { CookieSettings } from './CookieSettings';
 
 /**
  * Starts the banner's chunk when the page's boot data names a tag manager's container; without

@@ -1,6 +1,6 @@
+import { Island } from '../../page/Island';
 import { PageIntro } from '../../page/PageIntro';
 import { Prose } from '../../page/Prose';
-import { FlipImageTool } from './FlipImageTool';
 import type { PageProps } from '../../page/module';
 import { localeOf } from '../../lib/site';
 
@@ -8,7 +8,7 @@ export default function FlipImagePage({ payload }: PageProps) {
   return (
     <>
       <PageIntro page="flip-image" />
-      <FlipImageTool lang={localeOf(payload.route.locale).lang} />
+      <Island name="flip" when="load" props={{ lang: localeOf(payload.route.locale).lang }} />
       <Prose html={payload.content} />
     </>
   );

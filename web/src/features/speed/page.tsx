@@ -1,14 +1,14 @@
+import { Island } from '../../page/Island';
 import { PageIntro } from '../../page/PageIntro';
 import { Prose } from '../../page/Prose';
-import { SpeedCalculator } from './SpeedCalculator';
 import type { PageProps } from '../../page/module';
 import { localeOf } from '../../lib/site';
 
-export default function SpeedCalculatorPage({ payload, search, replaceSearch }: PageProps) {
+export default function SpeedCalculatorPage({ payload }: PageProps) {
   return (
     <>
       <PageIntro page="speed-calculator" />
-      <SpeedCalculator lang={localeOf(payload.route.locale).lang} search={search} replaceSearch={replaceSearch} />
+      <Island name="speed" when="load" props={{ lang: localeOf(payload.route.locale).lang }} />
       <Prose html={payload.content} />
     </>
   );
