@@ -1,5 +1,5 @@
-// Client-side navigation: payloads, the in-place 404, chunk failures and the reload guard,
-// locale chunk failures.
+// Client-side navigation: payloads, unknown paths and other languages as full loads, chunk
+// failures and the reload guard, locale chunk failures.
 import { expect, failChunkUntilReload, messages, test, hydrated } from './fixtures';
 
 test('a client-side navigation fetches the payload, not the document', async ({ page }) => {
@@ -99,7 +99,7 @@ test('back, forward and reload return to where a long page was read, on a phone'
   await expect.poll(where).toEqual(read);
 });
 
-test('a client-side navigation to an unknown path shows the 404 page in place', async ({ page }) => {
+test('a link to an unknown path loads the server’s 404 page', async ({ page }) => {
   await page.goto('/de/faq');
   await hydrated(page);
   await page.evaluate(() => {
@@ -109,7 +109,9 @@ test('a client-side navigation to an unknown path shows the 404 page in place', 
     a.id = 'broken';
     document.querySelector('main')!.append(a);
   });
+  const answer = page.waitForResponse((r) => r.request().resourceType() === 'document');
   await page.locator('#broken').click();
+  expect((await answer).status()).toBe(404);
   await expect(page).toHaveURL(/\/de\/gibt-es-nicht$/);
   await expect(page.locator('h1')).toHaveText(messages('de').errors.notFound.title);
   await expect(page).toHaveTitle(`${messages('de').errors.notFound.title} | Handy Tools`);
@@ -119,41 +121,44 @@ test('a client-side navigation to an unknown path shows the 404 page in place', 
   expect(await direct.text()).toContain(messages('de').errors.notFound.title);
 });
 
-test('a failed page chunk reloads the target once, guarded for 10 seconds', async ({ page, consoleErrors }) => {
+test('a failed island chunk reloads the target once, guarded for 10 seconds', async ({ page, consoleErrors }) => {
   let documentLoads = 0;
   page.on('request', (r) => r.resourceType() === 'document' && documentLoads++);
-  await failChunkUntilReload(page, 'faq', '/faq');
-  await page.goto('/');
+  // The speed calculator's island (app/islands/speed.tsx).
+  await failChunkUntilReload(page, 'speed', '/speed-calculator');
+  await page.goto('/faq');
   await hydrated(page);
   documentLoads = 0;
-  await page.locator('footer a[href="/faq"]').click();
-  await expect(page).toHaveURL(/\/faq$/);
-  await hydrated(page); // the full load (chunk failure → reload of /faq)
+  await page.locator('header nav a[href="/speed-calculator"]').click();
+  await expect(page).toHaveURL(/\/speed-calculator$/);
+  await hydrated(page); // the full load (chunk failure → reload of /speed-calculator)
   expect(documentLoads).toBe(1);
-  const claimed = await page.evaluate(() => sessionStorage.getItem('handy:reload:/faq'));
+  const claimed = await page.evaluate(() => sessionStorage.getItem('handy:reload:/speed-calculator'));
   expect(claimed).toMatch(/^\d+$/);
   await page.unrouteAll();
 
   // Again within 10 s: the guard refuses a second reload, so there is no loop.
-  await page.route(/\/assets\/faq-[^/]+\.js$/, (route) => route.abort());
-  await page.goto('/');
+  await page.route(/\/assets\/speed-[^/]+\.js$/, (route) => route.abort());
+  await page.goto('/faq');
   await hydrated(page);
   documentLoads = 0;
-  await page.locator('footer a[href="/faq"]').click();
+  await page.locator('header nav a[href="/speed-calculator"]').click();
   // The failure is logged, then the guard decides at once: had it allowed a reload, it would
   // have recorded its time before reloading.
-  await expect.poll(() => consoleErrors.some((e) => e.startsWith('Failed to load the page /faq'))).toBe(true);
-  expect(await page.evaluate(() => sessionStorage.getItem('handy:reload:/faq'))).toBe(claimed);
+  await expect.poll(() => consoleErrors.some((e) => e.startsWith('Failed to load the page /speed-calculator'))).toBe(true);
+  expect(await page.evaluate(() => sessionStorage.getItem('handy:reload:/speed-calculator'))).toBe(claimed);
   expect(documentLoads).toBe(0);
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/faq$/);
   consoleErrors.length = 0; // expected here
 });
 
-test('a failed locale chunk is logged and the page goes on in English', async ({ page, consoleErrors }) => {
+test('a failed locale chunk is logged and the islands go on in English', async ({ page, consoleErrors }) => {
   await page.route(/\/assets\/ko-[^/]+\.js$/, (route) => route.abort());
   await page.goto('/ko/faq');
   await hydrated(page);
   expect(consoleErrors.some((e) => e.startsWith('Failed locale loading'))).toBe(true);
-  await expect(page.locator('h1')).toHaveText(messages('en').pages.faq.heading);
+  // The prerendered page stays Korean; what the islands render comes in English.
+  await expect(page.locator('h1')).toHaveText(messages('ko').pages.faq.heading);
+  await expect(page.locator('.theme-switch')).toHaveAttribute('aria-label', new RegExp(`^${messages('en').theme.label}: `));
   consoleErrors.length = 0; // expected here
 });

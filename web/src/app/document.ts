@@ -54,7 +54,8 @@ export function renderDocument({ head, siteName, body, assets, boot, noindex, ma
   const e = escapeHtml;
   const lines = [
     '<!doctype html>',
-    `<html lang="${e(head.lang)}">`,
+    // A page without script (the error and offline pages) hides the controls that need it.
+    `<html lang="${e(head.lang)}"${assets.entry ? '' : ' data-static'}>`,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',

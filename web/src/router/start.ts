@@ -78,7 +78,7 @@ export function startRuntime({ boot, store, i18n, prepare }: RuntimeInput) {
   startBuildCheck({ buildId: boot.buildId, onOutdated: () => navigator.markOutdated() });
   void loadRouteRules(boot.buildId, navigator);
   window.addEventListener('unhandledrejection', (e) => console.error('Unhandled error:', e.reason));
-  document.documentElement.dataset.hydrated = 'true'; // for tests and styles: the page is live
+  document.documentElement.dataset.hydrated = 'true'; // for tests: the page is live
 }
 
 /** The element a URL fragment names, if any; a malformed fragment names none. */
