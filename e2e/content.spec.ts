@@ -164,7 +164,7 @@ test.describe('the privacy policy', () => {
     const page = await context.newPage();
     // A visit that touches everything an anonymous visitor can: the language redirect and the
     // switcher (cookie), the service worker keeping the language for offline use (Cache
-    // Storage), the theme switch (localStorage), the tools, and (below) a failed page chunk,
+    // Storage), the theme switch (localStorage), the tools, and (below) a failed island chunk,
     // which reloads once under the reload guard (sessionStorage).
     await page.goto('/');
     await hydrated(page);
@@ -197,11 +197,11 @@ test.describe('the privacy policy', () => {
     // a chunk that the worker answers from its cache.
     const blocked = await browser.newContext({ locale: 'de-DE' });
     const guarded = await blocked.newPage();
-    await failChunkUntilReload(guarded, 'faq', pagePath('faq', 'jp'));
+    await failChunkUntilReload(guarded, 'speed', pagePath('speed-calculator', 'jp'));
     await guarded.goto(pagePath('terms-conditions', 'jp'));
     await hydrated(guarded);
-    await guarded.locator(`footer a[href="${pagePath('faq', 'jp')}"]`).click();
-    await expect(guarded).toHaveURL(/\/jp\/faq$/);
+    await guarded.locator(`header nav a[href="${pagePath('speed-calculator', 'jp')}"]`).click();
+    await expect(guarded).toHaveURL(/\/jp\/speed-calculator$/);
     await hydrated(guarded);
     used.session.push(...(await guarded.evaluate(() => Object.keys(sessionStorage))));
     await blocked.close();

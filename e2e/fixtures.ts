@@ -66,15 +66,16 @@ export async function hydrated(page: import('@playwright/test').Page): Promise<v
 }
 
 /**
- * Makes the chunk of `pageName` fail from now until `target` loads as a document, so that a
- * client-side navigation to `target` fails and reloads. Until then every request fails: the
- * page may preload the chunk at any moment (links in view, a hover), and the browser retries
- * a failed import, so failing only the first request would let the navigation succeed.
+ * Makes the chunk named `chunk` (an island's: app/islands/{chunk}.tsx) fail from now until
+ * `target` loads as a document, so that a client-side navigation to `target` fails and
+ * reloads. Until then every request fails: the page may preload the chunk at any moment (links
+ * in view, a hover), and the browser retries a failed import, so failing only the first request
+ * would let the navigation succeed.
  */
-export async function failChunkUntilReload(page: import('@playwright/test').Page, pageName: string, target: string) {
+export async function failChunkUntilReload(page: import('@playwright/test').Page, chunk: string, target: string) {
   let failing = true;
   page.on('request', (r) => {
     if (r.resourceType() === 'document' && new URL(r.url()).pathname === target) failing = false;
   });
-  await page.route(new RegExp(`/assets/${pageName}-[^/]+\\.js$`), (route) => (failing ? route.abort() : route.continue()));
+  await page.route(new RegExp(`/assets/${chunk}-[^/]+\\.js$`), (route) => (failing ? route.abort() : route.continue()));
 }
