@@ -91,7 +91,7 @@ screenshots: build
 # gofmt, go vet, the type check, then ESLint (eslint.config.js: typescript-eslint, the React hooks
 # rules, the front end's import boundaries) and the boundaries rule's own tests.
 lint: node_modules
-	@out=$$(gofmt -l cmd internal web/embed.go); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@out=$$(gofmt -l cmd internal deploy web/embed.go); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	npx tsc -p .
 	npx eslint --max-warnings 0 .
