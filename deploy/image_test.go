@@ -12,6 +12,7 @@ import (
 	"archive/tar"
 	"context"
 	"crypto/x509"
+	"debug/elf"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -195,10 +196,21 @@ func checkConfig(t *testing.T, cfg containerConfig) (uid, gid uint32) {
 	return uint32(u), uint32(g)
 }
 
-// checkFiles checks the unpacked root: the binary, the CA certificates, the user's entries,
-// /data the user's alone, /tmp writable by all.
+// checkFiles checks the unpacked root: the binary static (a scratch image has no C library
+// to load), the CA certificates, the user's entries, /data the user's alone, /tmp writable by
+// all.
 func checkFiles(t *testing.T, root string, uid, gid uint32) {
 	t.Helper()
+	bin, err := elf.Open(filepath.Join(root, "handy"))
+	if err != nil {
+		t.Fatalf("/handy: %v", err)
+	}
+	defer bin.Close()
+	for _, p := range bin.Progs {
+		if p.Type == elf.PT_INTERP {
+			t.Errorf("/handy is dynamically linked (an ELF interpreter); build it with CGO_ENABLED=0")
+		}
+	}
 	pem, err := os.ReadFile(filepath.Join(root, "etc/ssl/certs/ca-certificates.crt"))
 	if err != nil || !x509.NewCertPool().AppendCertsFromPEM(pem) {
 		t.Errorf("CA certificates: %v, or no PEM certificate in them", err)
