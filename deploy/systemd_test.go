@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"handy/internal/config"
 	"handy/internal/handytest"
 )
 
@@ -57,4 +59,29 @@ func TestUnitSecurity(t *testing.T) {
 		t.Errorf("exposure %s %s; want at most %.1f, OK:\n%s", m[1], m[2], maxExposure, out)
 	}
 	t.Logf("%s", m[0])
+}
+
+// TestUnitStopTimeout: systemd waits longer than a graceful shutdown with the default
+// -shutdown-timeout can take (the requests in flight, then as long again for the buffered page
+// views) before it kills handy.
+func TestUnitStopTimeout(t *testing.T) {
+	unit, err := os.ReadFile("handy.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^TimeoutStopSec=(\S+)$`).FindSubmatch(unit)
+	if m == nil {
+		t.Fatal("handy.service: no TimeoutStopSec")
+	}
+	stop, err := time.ParseDuration(string(m[1]))
+	if err != nil {
+		t.Fatalf("TimeoutStopSec=%s: %v (write it as Go reads it, e.g. 45s)", m[1], err)
+	}
+	cfg, err := config.Load(nil, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stop <= 2*cfg.ShutdownTimeout {
+		t.Errorf("TimeoutStopSec=%s; want more than twice the shutdown timeout, %s", m[1], cfg.ShutdownTimeout)
+	}
 }
