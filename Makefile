@@ -1,8 +1,12 @@
 # Handy Tools. `make run` serves the site; `make test` runs every test.
-.PHONY: run build web test test-go test-web test-html test-e2e soak bench screenshots lint clean
+.PHONY: run build web image test test-go test-web test-html test-e2e test-deploy soak bench screenshots lint clean
 
 GO ?= go
 NPM ?= npm
+# What the container image is labelled with: the nearest tag, the commits since and the commit
+# (-dirty with uncommitted changes), and the full commit.
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 
 run: build
 	./handy
@@ -23,11 +27,18 @@ web: node_modules
 	node web/scripts/prerender.mjs
 	node web/scripts/precompress.mjs
 
+# The container image from scratch (deploy/Containerfile: the static binary, CA certificates,
+# a non-root user, /data), built with buildah, as an OCI archive: `podman load -i` or
+# `docker load -i` it (docs/operations.md, "Container"). Needs root.
+image: web
+	scripts/tools/ensure-tools.sh image
+	VERSION=$(VERSION) REVISION=$(REVISION) GO=$(GO) scripts/image/build.sh build/handy-image.tar
+
 node_modules: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
 	@touch node_modules
 
-test: build lint test-go test-web test-html test-e2e
+test: build lint test-go test-web test-html test-e2e test-deploy
 
 # The store's tests run on SQLite and on one throwaway PostgreSQL shared by every test binary
 # (scripts/tools/with-postgres.sh starts it from Debian's binaries and stops it afterwards).
@@ -35,6 +46,12 @@ test-go:
 	scripts/tools/ensure-tools.sh
 	$(GO) vet ./...
 	scripts/tools/with-postgres.sh $(GO) test -race ./...
+
+# What operators deploy with (deploy/, build tag deploy; root): the image, unpacked with skopeo
+# and umoci and its entry point run chrooted as its user, and the systemd unit, checked by
+# systemd-analyze verify and security.
+test-deploy: image
+	HANDY_IMAGE_VERSION=$(VERSION) $(GO) test -tags deploy -count=1 ./deploy/
 
 # The lossless JPEG tests make their JPEGs with libjpeg-turbo's cjpeg and compare with jpegtran.
 # messages.test.ts is left out: `make web`, which `make test` runs first, has run it. The data
@@ -74,12 +91,12 @@ screenshots: build
 # gofmt, go vet, the type check, then ESLint (eslint.config.js: typescript-eslint, the React hooks
 # rules, the front end's import boundaries) and the boundaries rule's own tests.
 lint: node_modules
-	@out=$$(gofmt -l cmd internal web/embed.go); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@out=$$(gofmt -l cmd internal deploy web/embed.go); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	npx tsc -p .
 	npx eslint --max-warnings 0 .
 	node --test web/eslint/
 
 clean:
-	rm -rf handy web/build node_modules
+	rm -rf handy build web/build node_modules
 	find web/dist -mindepth 1 ! -name .gitkeep -delete

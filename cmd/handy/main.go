@@ -1,7 +1,8 @@
 // Command handy serves Handy Tools: the front end embedded from web/dist, and its HTTP API.
 // Run `handy -help` for its flags and their HANDY_* environment variables; `handy migrate
 // [flags]` applies the database migrations and exits (serving applies them too); `handy stats
-// [-from D] [-to D] [flags]` prints the page-view report from the database and exits.
+// [-from D] [-to D] [flags]` prints the page-view report from the database and exits; `handy
+// healthcheck [flags]` asks the server those flags configure for /healthz and exits 0 or 1.
 package main
 
 import (
@@ -42,6 +43,9 @@ func main() {
 func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "stats" {
 		return runStats(args[1:], getenv, time.Now, stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "healthcheck" {
+		return runHealthcheck(args[1:], getenv, stdout, stderr)
 	}
 	migrateOnly := len(args) > 0 && args[0] == "migrate"
 	if migrateOnly {

@@ -2,7 +2,8 @@
 // over a temporary data directory, with the flags and environment it is given, waits until
 // /readyz answers 200, and stops it (SIGTERM, then waits) and cleans up afterwards. It is the
 // one way the Go tests (cmd/handy) and the benchmarks (scripts/bench/) start a handy; only they
-// import it, never a command's main.
+// import it, never a command's main. With Options.Container it runs an unpacked container
+// image's entry point the way a container runtime would (deploy/'s image test).
 package handytest
 
 import (
@@ -46,6 +47,21 @@ type Options struct {
 	ReadyWithin time.Duration
 	// Output, when set, also gets everything handy writes to stdout and stderr.
 	Output io.Writer
+	// Container, when set, runs Bin as a container runtime runs an image's entry point.
+	Container *Container
+}
+
+// Container says how to run an unpacked image's entry point: Bin is a path inside Root, run
+// chrooted there as UID:GID, in Dir, with Env (the image's environment) as its whole
+// environment. The address and public URL are then given as HANDY_ADDR and HANDY_PUBLIC_URL
+// after Env, as `podman run -e` would, rather than as flags, so that the image's health-check
+// command run with Handy.Env finds the port; no -data-dir is given (the image's environment
+// names it), and Options.DataDir is unused. It needs root.
+type Container struct {
+	Root     string
+	UID, GID uint32
+	Dir      string
+	Env      []string
 }
 
 // Handy is a running handy process.
@@ -60,6 +76,8 @@ type Handy struct {
 	Cmd *exec.Cmd
 	// Log is everything it wrote to stdout and stderr so far.
 	Log *Log
+	// Env is the environment of a container's entry point (with Options.Container).
+	Env []string
 
 	ownDir   bool
 	exited   chan struct{}
@@ -83,25 +101,15 @@ func Start(o Options) (*Handy, error) {
 		h.Addr = addr
 	}
 	h.URL = o.Scheme + "://" + h.Addr
-	if h.DataDir == "" {
-		dir, err := os.MkdirTemp("", "handy-test-")
-		if err != nil {
-			return nil, fmt.Errorf("handytest: data directory: %w", err)
-		}
-		h.DataDir, h.ownDir = dir, true
-	}
 	public := o.PublicURL
 	if public == "" {
 		public = h.URL
 	}
-	args := append([]string{"-addr", h.Addr, "-public-url", public, "-data-dir", h.DataDir}, o.Args...)
-	h.Cmd = exec.Command(o.Bin, args...)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "HANDY_") {
-			h.Cmd.Env = append(h.Cmd.Env, kv)
-		}
+	if o.Container != nil {
+		h.Cmd = containerCmd(o, h, public)
+	} else if err := h.command(o, public); err != nil {
+		return nil, err
 	}
-	h.Cmd.Env = append(h.Cmd.Env, o.Env...)
 	var out io.Writer = h.Log
 	if o.Output != nil {
 		out = io.MultiWriter(h.Log, o.Output)
@@ -117,6 +125,37 @@ func Start(o Options) (*Handy, error) {
 		return nil, err
 	}
 	return h, nil
+}
+
+// command is the binary run with flags, over DataDir or a fresh temporary directory.
+func (h *Handy) command(o Options, public string) error {
+	if h.DataDir == "" {
+		dir, err := os.MkdirTemp("", "handy-test-")
+		if err != nil {
+			return fmt.Errorf("handytest: data directory: %w", err)
+		}
+		h.DataDir, h.ownDir = dir, true
+	}
+	args := append([]string{"-addr", h.Addr, "-public-url", public, "-data-dir", h.DataDir}, o.Args...)
+	h.Cmd = exec.Command(o.Bin, args...)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "HANDY_") {
+			h.Cmd.Env = append(h.Cmd.Env, kv)
+		}
+	}
+	h.Cmd.Env = append(h.Cmd.Env, o.Env...)
+	return nil
+}
+
+// containerCmd is o.Container's entry point, o.Bin with o.Args, chrooted and as its user.
+func containerCmd(o Options, h *Handy, public string) *exec.Cmd {
+	c := o.Container
+	h.DataDir = ""
+	h.Env = append(append(append([]string(nil), c.Env...), o.Env...), "HANDY_ADDR="+h.Addr, "HANDY_PUBLIC_URL="+public)
+	// Path is not looked up on the host: the kernel resolves it after the chroot.
+	cmd := &exec.Cmd{Path: o.Bin, Args: append([]string{o.Bin}, o.Args...), Env: h.Env, Dir: c.Dir}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Chroot: c.Root, Credential: &syscall.Credential{Uid: c.UID, Gid: c.GID}}
+	return cmd
 }
 
 // waitReady polls /readyz until it answers 200, handy exits or o.ReadyWithin passes.

@@ -4,7 +4,8 @@
 # for the Go tests (internal/store/storetest), libjpeg-turbo's cjpeg, djpeg and jpegtran for the
 # lossless JPEG tests (they make the test JPEGs and are the reference); with `bench`, also
 # nginx, Caddy, wrk, brotli and openssl (its self-signed certificate) for the benchmark; with
-# `screenshots`, a CJK font. It says what it installs and fails clearly when it cannot.
+# `screenshots`, a CJK font; with `image`, buildah and Debian's CA bundle (the container image),
+# skopeo and umoci (its test unpacks it with them) and systemd-analyze (the unit's test). It says what it installs and fails clearly when it cannot.
 set -euo pipefail
 
 need=()
@@ -19,6 +20,13 @@ want jpegtran libjpeg-turbo-progs
 if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null && [ -z "${HANDY_TEST_DATABASE_URL:-}" ]; then need+=(postgresql); fi
 # Screenshots in Japanese need a font with its glyphs.
 if [ "${1:-}" = screenshots ] && ! { have fc-list && fc-list :lang=ja | grep -q .; }; then need+=(fonts-noto-cjk); fi
+if [ "${1:-}" = image ]; then
+  want buildah buildah
+  want skopeo skopeo
+  want umoci umoci
+  want systemd-analyze systemd
+  [ -f /etc/ssl/certs/ca-certificates.crt ] || need+=(ca-certificates) # copied into the image
+fi
 if [ "${1:-}" = bench ]; then
   want wrk wrk
   want nginx nginx
