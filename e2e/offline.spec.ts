@@ -185,16 +185,16 @@ test.describe('with a new build deployed while a page is open', () => {
     await expect.poll(() => cacheNames(page), { timeout: 60_000 }).toEqual([`handy-${next}`]);
   });
 
-  proxied('a failed page chunk still reloads the target once, guarded for 10 seconds', async ({ page, front, consoleErrors }) => {
+  proxied('a failed island chunk still reloads the target once, guarded for 10 seconds', async ({ page, front, consoleErrors }) => {
     await visit(page, front.url, '/', 'en');
-    // A chunk the worker has not kept and the server no longer has (as after a deploy).
+    // The speed calculator's island: a chunk the worker has not kept and the server no longer has (as after a deploy).
     let failing = false;
-    front.failWhile(/^\/assets\/faq-[^/]+\.js$/, () => failing);
+    front.failWhile(/^\/assets\/speed-[^/]+\.js$/, () => failing);
     const forgetChunk = async () => {
       await page.evaluate(async () => {
         for (const name of await caches.keys()) {
           const cache = await caches.open(name);
-          for (const req of await cache.keys()) if (/\/assets\/faq-[^/]+\.js$/.test(req.url)) await cache.delete(req);
+          for (const req of await cache.keys()) if (/\/assets\/speed-[^/]+\.js$/.test(req.url)) await cache.delete(req);
         }
       });
       // Nor in the HTTP cache, which the worker's own requests go through.
@@ -204,30 +204,30 @@ test.describe('with a new build deployed while a page is open', () => {
     page.on('request', (r) => {
       if (r.resourceType() !== 'document') return;
       documentLoads++;
-      if (new URL(r.url()).pathname === '/faq') failing = false; // the reload finds the chunk
+      if (new URL(r.url()).pathname === '/speed-calculator') failing = false; // the reload finds the chunk
     });
-    const clickFaqFromHome = async () => {
+    const clickSpeedFromHome = async () => {
       failing = true;
       await forgetChunk();
       await page.goto(`${front.url}/`); // a fresh page: the chunk was never imported in it
       await hydrated(page);
       documentLoads = 0;
-      await page.locator('footer a[href="/faq"]').click();
+      await page.locator('header nav a[href="/speed-calculator"]').click();
     };
 
-    await clickFaqFromHome();
-    await expect(page).toHaveURL(/\/faq$/);
+    await clickSpeedFromHome();
+    await expect(page).toHaveURL(/\/speed-calculator$/);
     await hydrated(page);
     expect(documentLoads).toBe(1);
-    const claimed = await page.evaluate(() => sessionStorage.getItem('handy:reload:/faq'));
+    const claimed = await page.evaluate(() => sessionStorage.getItem('handy:reload:/speed-calculator'));
     expect(claimed).toMatch(/^\d+$/);
 
     // Again within 10 s: the guard refuses a second reload, so there is no loop.
-    await clickFaqFromHome();
+    await clickSpeedFromHome();
     // The failure is logged, then the guard decides at once: had it allowed a reload, it would
     // have recorded its time before reloading.
-    await expect.poll(() => consoleErrors.some((e) => e.startsWith('Failed to load the page /faq'))).toBe(true);
-    expect(await page.evaluate(() => sessionStorage.getItem('handy:reload:/faq'))).toBe(claimed);
+    await expect.poll(() => consoleErrors.some((e) => e.startsWith('Failed to load the page /speed-calculator'))).toBe(true);
+    expect(await page.evaluate(() => sessionStorage.getItem('handy:reload:/speed-calculator'))).toBe(claimed);
     expect(documentLoads).toBe(0);
     consoleErrors.length = 0; // expected here
   });

@@ -37,9 +37,14 @@ export async function bringAlive(boot: BootData): Promise<Live> {
       return new Promise((resolve) => {
         let root: Root | undefined;
         const start = () => {
+          const typed = keepTyped(el);
+          const hydrated = () => {
+            typed.forEach((giveBack) => giveBack());
+            resolve(() => root?.unmount());
+          };
           root = hydrateRoot(
             el,
-            <IslandRoot i18n={i18n} views={store} prerendered={prerendered} replaceSearch={replaceSearch} onHydrated={() => resolve(() => root?.unmount())}>
+            <IslandRoot i18n={i18n} views={store} prerendered={prerendered} replaceSearch={replaceSearch} onHydrated={hydrated}>
               <Island {...props} />
             </IslandRoot>,
             { identifierPrefix: idPrefix(name), onRecoverableError: (err) => console.warn(`Recoverable render error in the island ${name}:`, err) },
@@ -52,4 +57,38 @@ export async function bringAlive(boot: BootData): Promise<Live> {
       });
     },
   };
+}
+
+type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+/**
+ * What a visitor typed or chose in an island's fields before it hydrated. Hydration sets a
+ * controlled field back to the value it was prerendered with; each such field is given its value
+ * back afterwards as the visitor's own input event, which the island's state then takes.
+ */
+function keepTyped(el: HTMLElement): (() => void)[] {
+  const giveBack: (() => void)[] = [];
+  for (const f of el.querySelectorAll<Field>('input, textarea, select')) {
+    if (f instanceof HTMLInputElement && (f.type === 'checkbox' || f.type === 'radio')) {
+      const checked = f.checked;
+      if (checked !== f.defaultChecked) giveBack.push(() => void (f.isConnected && f.checked !== checked && f.click()));
+      continue;
+    }
+    if (f instanceof HTMLInputElement && f.type === 'file') {
+      // The files chosen stay in the field: their change is told again.
+      if (f.files?.length) giveBack.push(() => void (f.isConnected && f.dispatchEvent(new Event('change', { bubbles: true }))));
+      continue;
+    }
+    const changed = f instanceof HTMLSelectElement ? [...f.options].some((o) => o.selected !== o.defaultSelected) : f.value !== f.defaultValue;
+    if (!changed) continue;
+    const value = f.value;
+    giveBack.push(() => {
+      if (!f.isConnected || f.value === value) return;
+      // The prototype's setter, not the element's: React watches the element's own to tell its
+      // writes from the visitor's, and this must read as the visitor's.
+      Object.getOwnPropertyDescriptor(Object.getPrototypeOf(f) as object, 'value')?.set?.call(f, value);
+      f.dispatchEvent(new Event(f instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
+    });
+  }
+  return giveBack;
 }
