@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,8 @@ import (
 // engine, makes a few requests of each kind (a page, refused sign-up and sign-in, page views, a
 // commit, a listen held open), scrapes /metrics from the metrics listener, has promtool check
 // the scrape, and checks the series: the build's facts, each part's counts, the pool's bounds.
-// The public port answers 404 for /metrics.
+// The public port answers 404 for /metrics. Then Prometheus itself scrapes it with the
+// configuration and alerts of docs/operations.md.
 func TestMetrics(t *testing.T) {
 	promtool, err := exec.LookPath("promtool")
 	if err != nil {
@@ -33,14 +35,17 @@ func TestMetrics(t *testing.T) {
 	}
 	bin := buildLinked(t)
 	t.Run(store.SQLite, func(t *testing.T) {
-		metricsScenario(t, bin, promtool, nil, 8)
+		p, metricsAddr := metricsScenario(t, bin, promtool, nil, 8)
+		t.Run("prometheus", func(t *testing.T) { prometheusScrapes(t, p, metricsAddr) })
 	})
 	t.Run(store.Postgres, func(t *testing.T) {
 		metricsScenario(t, bin, promtool, []string{"-database-url", storetest.URL(t)}, 16)
 	})
 }
 
-func metricsScenario(t *testing.T, bin, promtool string, args []string, poolSize float64) {
+// metricsScenario starts handy with args and checks its metrics; it returns the handy, still
+// running, and the address of its metrics.
+func metricsScenario(t *testing.T, bin, promtool string, args []string, poolSize float64) (*handytest.Handy, string) {
 	metricsAddr, err := handytest.FreeAddr()
 	if err != nil {
 		t.Fatal(err)
@@ -140,6 +145,13 @@ func metricsScenario(t *testing.T, bin, promtool string, args []string, poolSize
 			t.Errorf("%s%v = %g, want %s", w.name, w.labels, v, w.what)
 		}
 	}
+	// Every series the documented alerts use is exported.
+	_, alerts := monitoringYAML(t)
+	for _, name := range regexp.MustCompile(`\b(?:handy|go_sql)_[a-z_]+`).FindAllString(alerts, -1) {
+		if families[strings.TrimSuffix(name, "_bucket")] == nil {
+			t.Errorf("the alerts of docs/operations.md use %s, which the scrape lacks", name)
+		}
+	}
 	for _, m := range families["handy_http_requests_total"].GetMetric() {
 		for _, l := range m.GetLabel() {
 			if l.GetName() == "route" && strings.Contains(l.GetValue(), "no-such-page") {
@@ -158,7 +170,7 @@ func metricsScenario(t *testing.T, bin, promtool string, args []string, poolSize
 		commits, _ := sample(f, "handy_docstore_commits_total", map[string]string{"result": "ok"})
 		listens, _ := sample(f, "handy_docstore_listens", nil)
 		if flushes >= 1 && buffered == 0 && commits == 2 && listens == 0 {
-			break
+			return p, metricsAddr
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("after 20 s: %g flushes, %g page views buffered, %g commits, %g listens; want ≥ 1, 0, 2, 0", flushes, buffered, commits, listens)
