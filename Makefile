@@ -11,8 +11,15 @@ REVISION ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 run: build
 	./handy
 
+# The build's facts for `handy version`, the start-up log and handy_build_info
+# (internal/buildinfo); a plain `go build` falls back to what the toolchain records.
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo devel)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+BUILT ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS = -X handy/internal/buildinfo.version=$(VERSION) -X handy/internal/buildinfo.commit=$(COMMIT) -X handy/internal/buildinfo.built=$(BUILT)
+
 build: web
-	$(GO) build -o handy ./cmd/handy
+	$(GO) build -ldflags "$(LDFLAGS)" -o handy ./cmd/handy
 
 # Front end: packages, type check, messages check (every key in every locale, translated),
 # client, dashboard (its own bundle), service worker and SSR bundles, prerender (+ JS budget check), and the

@@ -2,7 +2,8 @@
 // Run `handy -help` for its flags and their HANDY_* environment variables; `handy migrate
 // [flags]` applies the database migrations and exits (serving applies them too); `handy stats
 // [-from D] [-to D] [flags]` prints the page-view report from the database and exits; `handy
-// healthcheck [flags]` asks the server those flags configure for /healthz and exits 0 or 1.
+// healthcheck [flags]` asks the server those flags configure for /healthz and exits 0 or 1;
+// `handy version` prints the build's version, commit and time.
 package main
 
 import (
@@ -23,10 +24,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/crypto/acme/autocert"
 
 	"handy/internal/account"
 	"handy/internal/analytics"
+	"handy/internal/buildinfo"
 	"handy/internal/config"
 	"handy/internal/docstore"
 	"handy/internal/server"
@@ -47,6 +50,9 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 	if len(args) > 0 && args[0] == "healthcheck" {
 		return runHealthcheck(args[1:], getenv, stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "version" {
+		return runVersion(args[1:], stdout, stderr)
+	}
 	migrateOnly := len(args) > 0 && args[0] == "migrate"
 	if migrateOnly {
 		args = args[1:]
@@ -63,6 +69,8 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 		return 2
 	}
 	logger := cfg.Logger(stderr)
+	b := buildinfo.Get()
+	logger.Info("starting", slog.String("version", b.Version), slog.String("commit", b.Commit), slog.String("built", b.Built))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	st, err := openStore(ctx, cfg, logger)
@@ -74,6 +82,12 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 	if migrateOnly {
 		return 0
 	}
+	reg, err := newRegistry(cfg, st)
+	if err != nil {
+		fmt.Fprintln(stderr, "handy:", err)
+		return 1
+	}
+	metrics := registerer(reg)
 	table := site.Default()
 	// The store's rules for this application's data are the site table's, which the front end's
 	// offline queue and history follow too: commits of at most MaxWritesPerCommit writes, and
@@ -88,10 +102,11 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 		Capped:    []docstore.Capped{{Collection: history.Collection, Max: history.MaxEntries}},
 		Check:     schema.Check,
 	}, docstore.WithLogger(logger), docstore.WithStorageQuota(cfg.StorageQuota), docstore.WithWriteRate(cfg.WriteRate, cfg.WriteBurst),
-		docstore.WithTombstoneRetention(cfg.TombstoneRetention))
+		docstore.WithTombstoneRetention(cfg.TombstoneRetention), docstore.WithMetrics(metrics))
 	defer docs.Close() // after the server's shutdown: every acknowledged commit is answered
 	accounts, err := account.New(st, docs, logger, table.Limits(), account.WithSchema(schema),
-		account.WithLimits(account.Limits{SignupsPerAddress: cfg.SignupLimit, Signups: 100 * cfg.SignupLimit}))
+		account.WithLimits(account.Limits{SignupsPerAddress: cfg.SignupLimit, Signups: 100 * cfg.SignupLimit}),
+		account.WithMetrics(metrics))
 	if err != nil {
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1
@@ -115,7 +130,7 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 	}()
 	pageviews, err := analytics.New(ctx, st, table, cfg.PublicURL, analytics.WithLogger(logger),
 		analytics.WithRetention(cfg.AnalyticsRetention), analytics.WithBudget(cfg.AnalyticsViewsPerMinute, cfg.AnalyticsBudgetVisitors),
-		analytics.WithReferrersPerDay(cfg.AnalyticsReferrersPerDay))
+		analytics.WithReferrersPerDay(cfg.AnalyticsReferrersPerDay), analytics.WithMetrics(metrics))
 	if err != nil {
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1
@@ -125,12 +140,12 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 	defer closeAnalytics(pageviews, cfg, logger)
 	srv, err := server.New(cfg, table, dist, logger, server.WithAccounts(accounts), server.WithDocuments(docs),
 		server.WithAnalytics(pageviews), server.WithReports(analytics.NewReporter(st, table, nil)), server.WithReadiness(st.Ping),
-		server.WithCompressionCache(filepath.Join(cfg.DataDir, "compressed")))
+		server.WithCompressionCache(filepath.Join(cfg.DataDir, "compressed")), server.WithMetrics(metrics))
 	if err != nil {
 		fmt.Fprintln(stderr, "handy:", err)
 		return 1
 	}
-	if err := serve(ctx, srv, cfg, logger); err != nil {
+	if err := serve(ctx, srv, reg, cfg, logger); err != nil {
 		logger.Error("server stopped", slog.String("error", err.Error()))
 		return 1
 	}
@@ -165,10 +180,10 @@ func openStore(ctx context.Context, cfg config.Config, logger *slog.Logger) (*st
 	return st, nil
 }
 
-// serve listens on cfg.Addr (HTTPS with -tls-cert, else HTTP), and on cfg.HTTPAddr for the
-// redirect to HTTPS, until ctx ends, then shuts down gracefully within cfg.ShutdownTimeout:
-// /readyz turns 503 and in-flight requests finish.
-func serve(ctx context.Context, srv *server.Server, cfg config.Config, logger *slog.Logger) error {
+// serve listens on cfg.Addr (HTTPS with -tls-cert, else HTTP), on cfg.HTTPAddr for the
+// redirect to HTTPS and on cfg.MetricsAddr for reg's metrics, until ctx ends, then shuts down
+// gracefully within cfg.ShutdownTimeout: /readyz turns 503 and in-flight requests finish.
+func serve(ctx context.Context, srv *server.Server, reg *prometheus.Registry, cfg config.Config, logger *slog.Logger) error {
 	var tlsConfig *tls.Config
 	scheme, redirectTo := "http", server.RedirectToHTTPS(cfg.PublicURL)
 	switch {
@@ -187,6 +202,11 @@ func serve(ctx context.Context, srv *server.Server, cfg config.Config, logger *s
 		redirectTo = m.HTTPHandler(redirectTo) // HTTP-01 challenges first
 		logger.Info("certificates from an ACME CA", slog.String("directory", cfg.ACMEDirectory), slog.Any("domains", cfg.ACMEHosts()))
 	}
+	stopMetrics, err := listenMetrics(cfg, reg, logger)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics() // last: a scrape during the shutdown still sees the requests draining
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)

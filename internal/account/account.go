@@ -63,6 +63,8 @@ type Service struct {
 	dummy string
 	// refusals logs refused attempts without letting a guesser flood the log.
 	refusals refusalLog
+	// metrics count them (metrics.go).
+	metrics *metrics
 }
 
 // Option changes a Service's defaults (tests use cheaper hashing and a fake clock).
@@ -96,9 +98,12 @@ func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = 
 // accounts to the site's limits (site.json, which the front end checks too).
 func New(st *store.Store, docs *docstore.Store, logger *slog.Logger, bounds site.Limits, opts ...Option) (*Service, error) {
 	s := &Service{store: st, docs: docs, logger: logger, bounds: bounds, params: DefaultParams, limits: DefaultLimits,
-		hashing: newHashCap(DefaultHashing()), now: nowMillis, schema: defaultSchema(bounds)}
+		hashing: newHashCap(DefaultHashing()), now: nowMillis, schema: defaultSchema(bounds), metrics: newMetrics()}
 	for _, o := range opts {
 		o(s)
+	}
+	if err := s.metrics.register(); err != nil {
+		return nil, err
 	}
 	dummy, err := dummyHash(s.params)
 	if err != nil {

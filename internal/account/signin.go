@@ -17,6 +17,13 @@ const failureRetention = 30 * 24 * time.Hour
 
 // Signin checks credentials from a client address and returns a new token.
 func (s *Service) Signin(ctx context.Context, c Credentials, address string) (string, User, error) {
+	token, u, err := s.signin(ctx, c, address)
+	s.metrics.refused("signin", err)
+	return token, u, err
+}
+
+// signin is Signin without its metrics.
+func (s *Service) signin(ctx context.Context, c Credentials, address string) (string, User, error) {
 	// An address that cannot be an account's is refused before anything is recorded or
 	// logged: the failure log and the limits hold only addresses that could sign in.
 	email, ok := NormalizeEmail(c.Email)

@@ -11,6 +11,13 @@ import (
 
 // Signup creates an account and signs it in, returning its token.
 func (s *Service) Signup(ctx context.Context, c Credentials) (string, User, error) {
+	token, u, err := s.signup(ctx, c)
+	s.metrics.refused("signup", err)
+	return token, u, err
+}
+
+// signup is Signup without its metrics.
+func (s *Service) signup(ctx context.Context, c Credentials) (string, User, error) {
 	email, ok := NormalizeEmail(c.Email)
 	if !ok {
 		return "", User{}, ErrInvalidEmail

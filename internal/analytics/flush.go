@@ -91,7 +91,9 @@ func (in *Ingester) flushOnce(w *writerState) (empty bool, err error) {
 	}
 	ctx, cancel := context.WithTimeout(in.writeCtx, flushTimeout)
 	defer cancel()
+	start := time.Now()
 	err = in.st.InTx(ctx, func(tx *store.Tx) error { return in.write(ctx, tx, b) })
+	in.metrics.flushed(start, err)
 	in.buf.done(b, err == nil)
 	now := time.Now()
 	switch {

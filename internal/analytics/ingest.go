@@ -61,6 +61,7 @@ type Ingester struct {
 
 	salts    saltCache
 	buf      *buffer
+	metrics  *metrics
 	unhashed atomic.Int64 // views counted without their visitor since the last report
 
 	kick         chan struct{} // buffered: flush now
@@ -136,6 +137,7 @@ func New(ctx context.Context, st *store.Store, table *site.Table, publicURL stri
 		buf:        newBuffer(DefaultBuffer),
 		budget:     newViewBudget(DefaultViewsPerMinute, DefaultBudgetVisitors),
 		caps:       defaultCaps(),
+		metrics:    newMetrics(),
 		kick:       make(chan struct{}, 1),
 		wake:       make(chan struct{}, 1),
 		closing:    make(chan struct{}),
@@ -143,6 +145,9 @@ func New(ctx context.Context, st *store.Store, table *site.Table, publicURL stri
 	}
 	for _, o := range opts {
 		o(in)
+	}
+	if err := in.register(); err != nil {
+		return nil, err
 	}
 	in.writeCtx, in.cancelWrites = context.WithCancel(context.Background())
 	start, cancel := context.WithTimeout(ctx, startTimeout)
@@ -177,6 +182,13 @@ type Hit struct {
 // the view is counted, or dropped: a bot's (counted as such), and any view of a browser that
 // sends Global Privacy Control (not counted at all).
 func (in *Ingester) Record(h Hit) error {
+	err := in.record(h)
+	in.metrics.recorded(err)
+	return err
+}
+
+// record is Record without its metrics.
+func (in *Ingester) record(h Hit) error {
 	v, err := in.pages.parse(h.Body)
 	if err != nil {
 		return err

@@ -75,6 +75,9 @@ type Config struct {
 	ACMEEmail, ACMEDirectory, ACMERoots string
 	// HTTPAddr is the plain-HTTP listener that redirects to HTTPS, with TLS on; empty: none.
 	HTTPAddr string
+	// MetricsAddr is the listener of the Prometheus metrics (/metrics), apart from Addr;
+	// empty: none.
+	MetricsAddr string
 	// WriteRate is the write cost units a second refilled into each user's bucket
 	// of WriteBurst units (docstore.WithWriteRate); TombstoneRetention is how long a deleted
 	// document's tombstone is kept for listens (docstore.WithTombstoneRetention).
@@ -202,10 +205,11 @@ func lookup(getenv func(string) string, name string) (string, bool) {
 // Usage writes the -help text: every flag with its variable and default.
 func Usage(w io.Writer) error {
 	var b strings.Builder
-	b.WriteString("Usage: handy [flags]\n       handy migrate [flags]\n       handy stats [-from YYYY-MM-DD] [-to YYYY-MM-DD] [flags]\n\n" +
+	b.WriteString("Usage: handy [flags]\n       handy migrate [flags]\n       handy stats [-from YYYY-MM-DD] [-to YYYY-MM-DD] [flags]\n       handy version\n\n" +
 		"Serves Handy Tools. migrate applies the database migrations and exits; stats prints the\n" +
 		"page-view report of the days from -from to -to (UTC, both included; default the last 30\n" +
-		"days) from the database the flags name, and exits.\n\n" +
+		"days) from the database the flags name, and exits; version prints the build's version,\n" +
+		"commit and time.\n\n" +
 		"Every flag may also be set through its environment variable; a flag on the command line\n" +
 		"wins over the variable, which wins over the default.\n\n")
 	for _, o := range options() {

@@ -40,16 +40,16 @@ func TestLoadPrecedence(t *testing.T) {
 		{
 			name: "environment over default",
 			env: map[string]string{"HANDY_ADDR": ":9000", "HANDY_PUBLIC_URL": "https://handy.example/", "HANDY_LOG_LEVEL": "debug",
-				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s", "HANDY_ANALYTICS_RETENTION": "30"},
-			want: Config{Addr: ":9000", PublicURL: "https://handy.example", LogLevel: slog.LevelDebug, LogFormat: "json", ShutdownTimeout: 3 * time.Second, DataDir: "data", AnalyticsRetention: 30, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000, WriteRate: 10, WriteBurst: 3000, TombstoneRetention: 720 * time.Hour, StorageQuota: 64 << 20},
+				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s", "HANDY_ANALYTICS_RETENTION": "30", "HANDY_METRICS_ADDR": "localhost:9090"},
+			want: Config{Addr: ":9000", PublicURL: "https://handy.example", LogLevel: slog.LevelDebug, LogFormat: "json", ShutdownTimeout: 3 * time.Second, DataDir: "data", AnalyticsRetention: 30, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000, WriteRate: 10, WriteBurst: 3000, TombstoneRetention: 720 * time.Hour, StorageQuota: 64 << 20, MetricsAddr: "localhost:9090"},
 		},
 		{
 			name: "flag over environment",
 			args: []string{"-addr", ":7000", "-public-url=https://Handy.Example:8443", "-log-level", "warn", "-log-format", "text", "-shutdown-timeout", "1m",
-				"-analytics-retention", "90d", "-write-rate", "50", "-write-burst", "20000", "-tombstone-retention", "2s"},
+				"-analytics-retention", "90d", "-write-rate", "50", "-write-burst", "20000", "-tombstone-retention", "2s", "-metrics-addr", "127.0.0.1:9100"},
 			env: map[string]string{"HANDY_ADDR": ":9000", "HANDY_PUBLIC_URL": "https://other.example", "HANDY_LOG_LEVEL": "debug",
-				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s", "HANDY_ANALYTICS_RETENTION": "30", "HANDY_WRITE_RATE": "5", "HANDY_TOMBSTONE_RETENTION": "1h"},
-			want: Config{Addr: ":7000", PublicURL: "https://handy.example:8443", LogLevel: slog.LevelWarn, LogFormat: "text", ShutdownTimeout: time.Minute, DataDir: "data", AnalyticsRetention: 90, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000, WriteRate: 50, WriteBurst: 20000, TombstoneRetention: 2 * time.Second, StorageQuota: 64 << 20},
+				"HANDY_LOG_FORMAT": "json", "HANDY_SHUTDOWN_TIMEOUT": "3s", "HANDY_ANALYTICS_RETENTION": "30", "HANDY_WRITE_RATE": "5", "HANDY_TOMBSTONE_RETENTION": "1h", "HANDY_METRICS_ADDR": "localhost:9090"},
+			want: Config{Addr: ":7000", PublicURL: "https://handy.example:8443", LogLevel: slog.LevelWarn, LogFormat: "text", ShutdownTimeout: time.Minute, DataDir: "data", AnalyticsRetention: 90, SignupLimit: 10, AnalyticsViewsPerMinute: 30, AnalyticsBudgetVisitors: 100_000, AnalyticsReferrersPerDay: 1000, WriteRate: 50, WriteBurst: 20000, TombstoneRetention: 2 * time.Second, StorageQuota: 64 << 20, MetricsAddr: "127.0.0.1:9100"},
 		},
 		{
 			name: "empty variable is unset",
@@ -152,6 +152,8 @@ func TestLoadRejects(t *testing.T) {
 		{"ACME for a name without a dot", "host name", []string{"-public-url", "https://h.example", "-acme-domains", "localhost"}, nil},
 		{"an ACME directory over http", "https://", []string{"-public-url", "https://h.example", "-acme-domains", "h.example", "-acme-directory", "http://ca.example/dir"}, nil},
 		{"sign-up limit not a number", "HANDY_SIGNUP_LIMIT", nil, map[string]string{"HANDY_SIGNUP_LIMIT": "ten"}},
+		{"metrics on the public address", "never served on a public port", []string{"-addr", ":8080", "-metrics-addr", ":8080"}, nil},
+		{"metrics without a port", "HANDY_METRICS_ADDR", nil, map[string]string{"HANDY_METRICS_ADDR": "localhost"}},
 		{"unknown flag", "-nope", []string{"-nope"}, nil},
 		{"stray argument", "extra", []string{"extra"}, nil},
 	}

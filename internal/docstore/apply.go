@@ -79,10 +79,12 @@ func (s *Store) applyBatch(ctx context.Context, tx *store.Tx, g *groupReads, c *
 	if !p.server {
 		charge, err := s.checkRate(&g.rates, p.caller, units, t)
 		if err != nil {
-			return answer{err: err}, false, nil
+			return answer{err: err, refusal: refusalRate}, false, nil
 		}
 		if err := s.checkQuota(&g.usage, p.caller, grown); err != nil {
-			return s.refuse(g, p, t, err), false, nil
+			a := s.refuse(g, p, t, err)
+			a.refusal = refusalQuota
+			return a, false, nil
 		}
 		charge()
 	}

@@ -87,6 +87,14 @@ type WriteResult struct {
 // failed; nothing was applied unless the database failed while committing, which a resend
 // with the same BatchID resolves).
 func (s *Store) Commit(ctx context.Context, caller string, req CommitRequest) (CommitResult, error) {
+	start := time.Now()
+	res, err := s.commit(ctx, caller, req)
+	s.metrics.commitDone(err, start)
+	return res, err
+}
+
+// commit is Commit without its metrics.
+func (s *Store) commit(ctx context.Context, caller string, req CommitRequest) (CommitResult, error) {
 	writes, err := s.prepare(caller, req)
 	if err != nil {
 		return CommitResult{}, err

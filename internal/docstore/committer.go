@@ -40,6 +40,8 @@ type pending struct {
 type answer struct {
 	result CommitResult
 	err    error
+	// refusal names the per-user limit that refused the batch (metrics.go), or is "".
+	refusal string
 }
 
 // clock is doc_clock's row as a group advances it: the last version and commit time (Unix
@@ -70,6 +72,7 @@ func (s *Store) commitLoop() {
 		}
 		q.fill(s.queue, queueSize)
 		group := q.group(s.groupCost, maxGroupWrites)
+		s.metrics.queued.Store(int64(q.len()))
 		if s.groupHook != nil {
 			s.groupHook(group)
 		}
@@ -97,6 +100,7 @@ func (s *Store) commitGroup(group []*pending) {
 	}
 	s.changed(changed)
 	for i, p := range group {
+		s.metrics.refused(answers[i].refusal) // once committed: a group tried again counts once
 		p.answer <- answers[i]
 	}
 }

@@ -34,5 +34,6 @@
 // rows by version), sqlquery.go with sqlquery_plan.go and sqlquery_filters.go (QueryEach as one
 // SQL statement over doc_index, checked against query.Run by a seeded random test on both
 // engines), readslots.go (the reads that hand documents on one at a time, bounded per user and
-// in total: each holds a connection), and sqlin.go (IN lists read in chunks).
+// in total: each holds a connection), sqlin.go (IN lists read in chunks), and metrics.go (commits,
+// refusals, the queue and the listens, counted always and exported through WithMetrics).
 package docstore

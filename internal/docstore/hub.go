@@ -14,6 +14,7 @@ import (
 type hub struct {
 	mu      sync.Mutex
 	waiting map[string]map[chan struct{}]struct{} // by owner
+	held    int                                   // listens registered, of all owners
 }
 
 func newHub() *hub { return &hub{waiting: make(map[string]map[chan struct{}]struct{})} }
@@ -33,14 +34,25 @@ func (h *hub) wait(owner string) (woken <-chan struct{}, stop func(), ok bool) {
 	}
 	ch := make(chan struct{}, 1) // one pending wake is enough: the listen reads everything
 	set[ch] = struct{}{}
+	h.held++
 	return ch, func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
+		if _, ok := set[ch]; ok {
+			h.held--
+		}
 		delete(set, ch)
 		if len(set) == 0 {
 			delete(h.waiting, owner)
 		}
 	}, true
+}
+
+// count returns how many listens are registered.
+func (h *hub) count() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.held
 }
 
 // wake wakes every listen on the owners' documents, without blocking.

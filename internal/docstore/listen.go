@@ -118,6 +118,7 @@ func (s *Store) ListenTo(ctx context.Context, caller string, since int64, horizo
 	}
 	woken, stop, ok := s.hub.wait(caller)
 	if !ok {
+		s.metrics.refused(refusalListens)
 		return Changes{}, done, &status.Error{Code: status.ErrResourceExhausted, RetryAfter: time.Second,
 			Message: fmt.Sprintf("too many listens at once: at most %d per user, each until its answer is read", maxListeners)}
 	}

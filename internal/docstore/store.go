@@ -34,6 +34,8 @@ type Store struct {
 	cfg       Config
 	// reads bounds the reads that hand documents on one at a time (readslots.go).
 	reads *readSlots
+	// metrics count commits, refusals, the queue and the listens (metrics.go).
+	metrics *metrics
 
 	groupCost int                    // bounds a group's cost (maxGroupCost; tests lower it)
 	groupHook func(group []*pending) // tests: called before each group is committed
@@ -109,6 +111,7 @@ func New(st *store.Store, cfg Config, opts ...Option) *Store {
 		retention: DefaultTombstoneRetention,
 		cfg:       cfg,
 		reads:     newReadSlots(DefaultReadSlots, DefaultReadSlotsPerUser),
+		metrics:   newMetrics(),
 		queue:     make(chan *pending, queueSize),
 		closing:   make(chan struct{}),
 		done:      make(chan struct{}),
@@ -118,6 +121,10 @@ func New(st *store.Store, cfg Config, opts ...Option) *Store {
 		o(s)
 	}
 	s.burst = max(s.burst, float64(cfg.MaxWrites))
+	if err := s.register(); err != nil {
+		// The registry already holds a Store's metrics: a wiring mistake, like MaxWrites above.
+		panic(err)
+	}
 	go s.commitLoop()
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopBackground = cancel

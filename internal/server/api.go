@@ -63,17 +63,17 @@ type apiRoute struct {
 
 // apiRoutes registers routes on mux, and for each of their paths a 405 for other methods (GET
 // serves HEAD too, as ServeMux does).
-func (s *Server) apiRoutes(mux *http.ServeMux, routes []apiRoute) {
+func (s *Server) apiRoutes(mux *routeMux, routes []apiRoute) {
 	s.registerRoutes(mux, routes, s.api, true)
 }
 
 // cookielessRoutes registers routes as apiRoutes does, but neither they nor their 405 issue or
 // check the XSRF cookie (see cookieless).
-func (s *Server) cookielessRoutes(mux *http.ServeMux, routes []apiRoute) {
+func (s *Server) cookielessRoutes(mux *routeMux, routes []apiRoute) {
 	s.registerRoutes(mux, routes, s.cookieless, false)
 }
 
-func (s *Server) registerRoutes(mux *http.ServeMux, routes []apiRoute, wrap func(handlerFunc) http.Handler, issueXSRF bool) {
+func (s *Server) registerRoutes(mux *routeMux, routes []apiRoute, wrap func(handlerFunc) http.Handler, issueXSRF bool) {
 	var paths []string
 	allowed := make(map[string][]string)
 	for _, rt := range routes {

@@ -41,7 +41,8 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the connection's writer.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// middleware wraps next with, in order: a request id, the security headers, panic recovery
+// middleware wraps next with, in order: a request id, the security headers, the metrics
+// (WithMetrics), panic recovery
 // (→ 500, through writeError like any error), the URI length and body limits, and the access
 // log (at debug level).
 func (s *Server) middleware(next http.Handler) http.Handler {
@@ -52,6 +53,14 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			h[sh.key] = sh.value
 		}
 		sw := &statusWriter{ResponseWriter: w}
+		if m := s.metrics; m != nil {
+			m.inFlight.Inc()
+			// Deferred before the recovery, so it runs after: a panic's 500 is counted too.
+			defer func(start time.Time) {
+				m.inFlight.Dec()
+				m.observe(s.routePatterns, r, sw.status, start)
+			}(time.Now())
+		}
 		defer s.recoverPanic(sw, r)
 		if s.logger.Enabled(r.Context(), slog.LevelDebug) {
 			defer s.logAccess(sw, r, time.Now())

@@ -11,8 +11,8 @@ import (
 // to serveSite. The API's paths are those of internal/site/api.json, which the front end builds
 // its URLs from (TestRoutesMatchAPIJSON keeps the two the same); docs/api.md says what each
 // endpoint takes and answers.
-func (s *Server) routes() *http.ServeMux {
-	mux := http.NewServeMux()
+func (s *Server) routes() *routeMux {
+	mux := newRouteMux()
 	mux.Handle("GET /healthz", s.handle(s.healthz))
 	mux.Handle("GET /readyz", s.handle(s.readyz))
 	mux.Handle("GET /robots.txt", s.handle(s.robots))

@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"handy/internal/account"
 	"handy/internal/analytics"
 	"handy/internal/config"
@@ -57,6 +59,9 @@ type Server struct {
 	adminToken     [32]byte                    // SHA-256 of the admin token, when hasAdmin
 	hasAdmin       bool                        // an admin token is configured
 	ready          func(context.Context) error // the database answers, for /readyz; nil: nothing to check
+	metricsReg     prometheus.Registerer       // WithMetrics's registry, or nil
+	metrics        *httpMetrics                // nil: no metrics
+	routePatterns  map[string]bool             // the route table's patterns (metrics.go)
 
 	handler http.Handler
 	http    *http.Server
@@ -129,7 +134,12 @@ func New(cfg config.Config, table *site.Table, dist fs.FS, logger *slog.Logger, 
 			s.homes[r.Locale.Code] = r.Path
 		}
 	}
-	s.handler = s.middleware(s.routes())
+	if err := s.registerMetrics(); err != nil {
+		return nil, err
+	}
+	mux := s.routes()
+	s.routePatterns = mux.patterns
+	s.handler = s.middleware(mux)
 	s.http = newHTTPServer(cfg.Addr, s.handler, logger)
 	return s, nil
 }

@@ -2,10 +2,12 @@
 # Installs, where missing, the system tools the tests need: Debian's chromium for the end-to-end
 # tests, xmllint for the sitemap schema check, Java for the Nu Html Checker, PostgreSQL's server
 # for the Go tests (internal/store/storetest), libjpeg-turbo's cjpeg, djpeg and jpegtran for the
-# lossless JPEG tests (they make the test JPEGs and are the reference); with `bench`, also
-# nginx, Caddy, wrk, brotli and openssl (its self-signed certificate) for the benchmark; with
-# `screenshots`, a CJK font; with `image`, buildah and Debian's CA bundle (the container image),
-# skopeo and umoci (its test unpacks it with them) and systemd-analyze (the unit's test). It says what it installs and fails clearly when it cannot.
+# lossless JPEG tests (they make the test JPEGs and are the reference), promtool (Debian's
+# prometheus) for the metrics test; with `bench`, also nginx, Caddy, wrk, brotli and openssl (its
+# self-signed certificate) for the benchmark; with `screenshots`, a CJK font; with `image`,
+# buildah and Debian's CA bundle (the container image), skopeo and umoci (its test unpacks it with
+# them) and systemd-analyze (the unit's test). It says what it installs and fails clearly when it
+# cannot.
 set -euo pipefail
 
 need=()
@@ -16,6 +18,8 @@ if [ -z "${CHROME_PATH:-}" ]; then want chromium chromium; fi
 want xmllint libxml2-utils
 want java default-jre-headless
 want jpegtran libjpeg-turbo-progs
+# The metrics test (cmd/handy) lints a scrape with the Prometheus project's promtool.
+want promtool prometheus
 # The Go tests run against a throwaway PostgreSQL cluster made from Debian's server binaries.
 if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null && [ -z "${HANDY_TEST_DATABASE_URL:-}" ]; then need+=(postgresql); fi
 # Screenshots in Japanese need a font with its glyphs.
