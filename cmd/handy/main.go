@@ -1,7 +1,9 @@
 // Command handy serves Handy Tools: the front end embedded from web/dist, and its HTTP API.
 // Run `handy -help` for its flags and their HANDY_* environment variables; `handy migrate
 // [flags]` applies the database migrations and exits (serving applies them too); `handy stats
-// [-from D] [-to D] [flags]` prints the page-view report from the database and exits.
+// [-from D] [-to D] [flags]` prints the page-view report from the database and exits; `handy
+// backup [-force] [flags] DEST` writes a checked copy of the SQLite database, even while the
+// server runs, and exits.
 package main
 
 import (
@@ -42,6 +44,9 @@ func main() {
 func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "stats" {
 		return runStats(args[1:], getenv, time.Now, stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "backup" {
+		return runBackup(args[1:], getenv, stdout, stderr)
 	}
 	migrateOnly := len(args) > 0 && args[0] == "migrate"
 	if migrateOnly {
@@ -109,6 +114,9 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 		stopPrune()
 		<-pruned
 	}()
+	// -backup-dir's schedule, stopped and waited for like the prune (a backup in progress is
+	// interrupted and removes its temporary file).
+	defer startBackups(ctx, cfg, st, logger)()
 	pageviews, err := analytics.New(ctx, st, table, cfg.PublicURL, analytics.WithLogger(logger),
 		analytics.WithRetention(cfg.AnalyticsRetention), analytics.WithBudget(cfg.AnalyticsViewsPerMinute, cfg.AnalyticsBudgetVisitors),
 		analytics.WithReferrersPerDay(cfg.AnalyticsReferrersPerDay))

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -53,7 +54,9 @@ func (s *Store) Backup(ctx context.Context, dest string, overwrite bool) (Backup
 		return BackupInfo{}, fmt.Errorf("store: the backup's destination %s is the live database or one of its files: name a file elsewhere", dest)
 	}
 	dir := filepath.Dir(dest)
-	if fi, err := os.Stat(dir); err != nil {
+	if fi, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return BackupInfo{}, fmt.Errorf("store: the backup's directory %s does not exist: create it first (%w)", dir, err)
+	} else if err != nil {
 		return BackupInfo{}, fmt.Errorf("store: the backup's directory: %w", err)
 	} else if !fi.IsDir() {
 		return BackupInfo{}, fmt.Errorf("store: the backup's directory %s is not a directory", dir)

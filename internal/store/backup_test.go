@@ -111,7 +111,7 @@ func TestBackupRefusals(t *testing.T) {
 		is               error
 	}{
 		{"exists", existing, "destination exists", false, store.ErrBackupExists},
-		{"directory missing", filepath.Join(dir, "missing", "x.db"), "no such file or directory", false, nil},
+		{"directory missing", filepath.Join(dir, "missing", "x.db"), "does not exist: create it first", false, nil},
 		{"directory is a file", filepath.Join(aFile, "x.db"), "not a directory", false, nil},
 		// /proc takes no new files, even from root (which chmod would not stop).
 		{"directory unwritable", "/proc/handy-backup-test.db", "cannot write in the backup's directory", false, nil},
