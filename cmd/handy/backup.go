@@ -132,7 +132,9 @@ func printBackup(w io.Writer, live string, info store.BackupInfo) error {
 	fmt.Fprintf(tw, "size\t%s (%d bytes)\n", byteSize(info.Bytes), info.Bytes)
 	fmt.Fprintf(tw, "integrity_check\tok\n")
 	fmt.Fprintf(tw, "newest commit\t%s\n", newest)
-	fmt.Fprintf(tw, "holds\t%d accounts, %d documents, schema version %d\n", info.Users, info.Documents, info.Schema)
+	fmt.Fprintf(tw, "accounts\t%d\n", info.Users)
+	fmt.Fprintf(tw, "documents\t%d\n", info.Documents)
+	fmt.Fprintf(tw, "schema version\t%d\n", info.Schema)
 	fmt.Fprintf(tw, "took\t%s\n", info.Took.Round(time.Millisecond))
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write the summary: %w", err)
