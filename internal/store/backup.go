@@ -123,21 +123,28 @@ func (s *Store) isDatabaseFile(path string) bool {
 }
 
 // publish gives the checked copy its name. Without overwrite a hard link does it, which fails
-// if dest appeared meanwhile, where a rename would replace it.
+// if dest appeared meanwhile, where a rename would replace it; on a file system without hard
+// links, a check and a rename.
 func publish(tmpPath, dest string, overwrite bool) error {
-	if overwrite {
-		if err := os.Rename(tmpPath, dest); err != nil {
-			return fmt.Errorf("store: name the backup: %w", err)
-		}
-		return nil
-	}
-	if err := os.Link(tmpPath, dest); err != nil {
-		if errors.Is(err, os.ErrExist) {
+	if !overwrite {
+		err := os.Link(tmpPath, dest)
+		switch {
+		case err == nil:
+			if err := os.Remove(tmpPath); err != nil {
+				return fmt.Errorf("store: remove the temporary copy: %w", err)
+			}
+			return nil
+		case errors.Is(err, fs.ErrExist):
 			return fmt.Errorf("%w: %s", ErrBackupExists, dest)
 		}
+		if _, err := os.Lstat(dest); err == nil {
+			return fmt.Errorf("%w: %s", ErrBackupExists, dest)
+		}
+	}
+	if err := os.Rename(tmpPath, dest); err != nil {
 		return fmt.Errorf("store: name the backup: %w", err)
 	}
-	return os.Remove(tmpPath)
+	return nil
 }
 
 // checkCopy opens the copy read-only, checks its integrity and reads its figures.
