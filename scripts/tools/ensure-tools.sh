@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs, where missing, the system tools the tests need: Debian's chromium for the end-to-end
 # tests, xmllint for the sitemap schema check, Java for the Nu Html Checker, PostgreSQL's server
-# for the Go tests (internal/store/storetest), libjpeg-turbo's cjpeg, djpeg and jpegtran for the
-# lossless JPEG tests (they make the test JPEGs and are the reference); with `bench`, also
+# for the Go tests (internal/store/storetest) and its client's pg_dump and pg_restore (the
+# backup test), libjpeg-turbo's cjpeg, djpeg and jpegtran for the lossless JPEG tests (they
+# make the test JPEGs and are the reference); with `bench`, also
 # nginx, Caddy, wrk, brotli and openssl (its self-signed certificate) for the benchmark; with
 # `screenshots`, a CJK font. It says what it installs and fails clearly when it cannot.
 set -euo pipefail
@@ -17,6 +18,9 @@ want java default-jre-headless
 want jpegtran libjpeg-turbo-progs
 # The Go tests run against a throwaway PostgreSQL cluster made from Debian's server binaries.
 if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null && [ -z "${HANDY_TEST_DATABASE_URL:-}" ]; then need+=(postgresql); fi
+# pg_dump and pg_restore for the PostgreSQL backup test (internal/store/pgdump_test.go), even
+# against a cluster of HANDY_TEST_DATABASE_URL's (postgresql brings them too).
+if [ ${#need[@]} -eq 0 ] || [ "${need[-1]}" != postgresql ]; then want pg_restore postgresql-client; fi
 # Screenshots in Japanese need a font with its glyphs.
 if [ "${1:-}" = screenshots ] && ! { have fc-list && fc-list :lang=ja | grep -q .; }; then need+=(fonts-noto-cjk); fi
 if [ "${1:-}" = bench ]; then
