@@ -18,6 +18,7 @@ import (
 
 	"handy/internal/backup"
 	"handy/internal/config"
+	"handy/internal/docstore"
 	"handy/internal/store"
 )
 
@@ -70,7 +71,7 @@ func runBackup(args []string, getenv func(string) string, stdout, stderr io.Writ
 		return 1
 	}
 	defer st.Close()
-	info, err := st.Backup(ctx, dest, force)
+	info, err := st.Backup(ctx, dest, force, docstore.MarkRestored)
 	if errors.Is(err, store.ErrBackupExists) {
 		fmt.Fprintf(stderr, "handy backup: %s exists: name another file, or give -force to replace it\n", dest)
 		return 1

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"handy/internal/docstore"
 	"handy/internal/store"
 )
 
@@ -102,7 +103,7 @@ func (sc *Scheduler) once(ctx context.Context, began time.Time) bool {
 		return false
 	}
 	sc.logger.Info("backup written", slog.String("path", info.Path), slog.Int64("bytes", info.Bytes),
-		slog.Int64("version", info.Version), slog.Int64("users", info.Users), slog.Int64("documents", info.Documents),
+		slog.Int64("version", info.Version), slog.Int64("continue_from", info.ContinueFrom), slog.Int64("users", info.Users), slog.Int64("documents", info.Documents),
 		slog.Duration("took", info.Took))
 	deleted, err := prune(sc.s.Dir, sc.s.Keep)
 	if len(deleted) > 0 {
@@ -119,7 +120,7 @@ func (sc *Scheduler) backup(ctx context.Context, path string) (store.BackupInfo,
 	if err := os.MkdirAll(sc.s.Dir, 0o700); err != nil {
 		return store.BackupInfo{}, fmt.Errorf("backup: create the directory: %w", err)
 	}
-	return sc.st.Backup(ctx, path, false)
+	return sc.st.Backup(ctx, path, false, docstore.MarkRestored)
 }
 
 // The file names: handy-20261128T090347Z.db. Fixed width, so they sort by time.

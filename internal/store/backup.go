@@ -26,22 +26,33 @@ type BackupInfo struct {
 	Path  string // absolute
 	Bytes int64
 	// Version and CommitTime are those of the newest document commit in the copy (Version 0,
-	// CommitTime zero: none yet): an operator compares them with the live server's.
+	// CommitTime zero: none yet), as the live server numbered it: an operator compares them
+	// with the live server's.
 	Version    int64
 	CommitTime time.Time
+	// ContinueFrom is the version after which the copy, once restored, numbers its commits: the
+	// Backup's mark moved it (and the copy's documents) past any the live server hands out
+	// after the copy. Version when there was no mark.
+	ContinueFrom int64
 	Users      int64 // accounts
 	Documents  int64 // live documents (tombstones left out)
 	Schema     int   // the newest migration applied
 	Took       time.Duration
 }
 
+// A MarkCopy prepares a backup's copy for its restore, in a transaction on the copy; it
+// returns the version after which the restored database numbers its commits
+// (docstore.MarkRestored, which owns the tables it changes).
+type MarkCopy func(ctx context.Context, tx *Tx) (continueFrom int64, err error)
+
 // Backup writes a consistent copy of the SQLite database to dest while the server keeps
 // reading and writing it: VACUUM INTO reads one snapshot (a WAL reader blocks no writer) into
-// a temporary file beside dest, which is checked (PRAGMA integrity_check), synced and only
-// then given dest's name, so a crash never leaves a partial backup under it. dest's directory
-// must exist. An existing dest is an ErrBackupExists unless overwrite; a PostgreSQL store is an
-// ErrBackupEngine. Cancelling ctx interrupts the copy and removes the temporary file.
-func (s *Store) Backup(ctx context.Context, dest string, overwrite bool) (BackupInfo, error) {
+// a temporary file beside dest, which mark (if not nil) prepares for its restore, which is then
+// checked (PRAGMA integrity_check), synced and only then given dest's name, so a crash never
+// leaves a partial backup under it. dest's directory must exist. An existing dest is an
+// ErrBackupExists unless overwrite; a PostgreSQL store is an ErrBackupEngine. Cancelling ctx
+// interrupts the copy and removes the temporary file.
+func (s *Store) Backup(ctx context.Context, dest string, overwrite bool, mark MarkCopy) (BackupInfo, error) {
 	start := time.Now()
 	if s.engine != SQLite {
 		return BackupInfo{}, ErrBackupEngine
@@ -83,8 +94,11 @@ func (s *Store) Backup(ctx context.Context, dest string, overwrite bool) (Backup
 	if _, err := s.db.ExecContext(ctx, "VACUUM INTO ?", tmpPath); err != nil {
 		return BackupInfo{}, fmt.Errorf("store: copy the database to %s: %w", tmpPath, err)
 	}
-	info, err := checkCopy(ctx, tmpPath)
+	info, err := markCopy(ctx, tmpPath, mark)
 	if err != nil {
+		return BackupInfo{}, err
+	}
+	if err := checkCopy(ctx, tmpPath); err != nil {
 		return BackupInfo{}, err
 	}
 	// VACUUM INTO does not sync what it wrote.
@@ -147,36 +161,50 @@ func publish(tmpPath, dest string, overwrite bool) error {
 	return nil
 }
 
-// checkCopy opens the copy read-only, checks its integrity and reads its figures.
-func checkCopy(ctx context.Context, path string) (BackupInfo, error) {
-	// A URI, escaped: the directory is the operator's and may hold '?' or '#'. VACUUM INTO
-	// writes a rollback-journal database, so read-only needs no -wal or -shm beside it.
-	dsn := "file:" + (&url.URL{Path: filepath.ToSlash(path)}).EscapedPath() + "?mode=ro"
-	db, err := sql.Open("sqlite", dsn)
+// copyDSN names the copy at path for database/sql: a URI, escaped, as the directory is the
+// operator's and may hold '?' or '#'. query is the URI's parameters.
+func copyDSN(path, query string) string {
+	return "file:" + (&url.URL{Path: filepath.ToSlash(path)}).EscapedPath() + "?" + query
+}
+
+// markCopy reads the copy's figures, then runs mark on it in one transaction. The copy is
+// scratch until it passes its check, so it is written without a rollback journal (which would
+// hold every page the mark changes) and without syncs (Backup syncs it once, whole): a failure
+// leaves a file that is removed, never one that is published.
+func markCopy(ctx context.Context, path string, mark MarkCopy) (BackupInfo, error) {
+	db, err := sql.Open("sqlite", copyDSN(path, "_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)"))
 	if err != nil {
 		return BackupInfo{}, fmt.Errorf("store: open the copy: %w", err)
 	}
 	defer db.Close()
-	rows, err := db.QueryContext(ctx, "PRAGMA integrity_check(10)")
+	db.SetMaxOpenConns(1)
+	info, err := readFigures(ctx, db)
 	if err != nil {
-		return BackupInfo{}, fmt.Errorf("store: check the copy: %w", err)
+		return BackupInfo{}, err
 	}
-	var problems []string
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			rows.Close()
-			return BackupInfo{}, fmt.Errorf("store: check the copy: %w", err)
-		}
-		problems = append(problems, line)
+	info.ContinueFrom = info.Version
+	if mark == nil {
+		return info, nil
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return BackupInfo{}, fmt.Errorf("store: check the copy: %w", err)
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return BackupInfo{}, fmt.Errorf("store: mark the copy: %w", err)
 	}
-	if len(problems) != 1 || problems[0] != "ok" {
-		return BackupInfo{}, fmt.Errorf("store: the copy fails PRAGMA integrity_check: %s", strings.Join(problems, "; "))
+	if info.ContinueFrom, err = mark(ctx, &Tx{tx: tx, engine: SQLite}); err != nil {
+		tx.Rollback()
+		return BackupInfo{}, fmt.Errorf("store: mark the copy: %w", err)
 	}
+	if err := tx.Commit(); err != nil {
+		return BackupInfo{}, fmt.Errorf("store: mark the copy: %w", err)
+	}
+	if err := db.Close(); err != nil {
+		return BackupInfo{}, fmt.Errorf("store: close the copy: %w", err)
+	}
+	return info, nil
+}
+
+// readFigures reads what the copy holds, before the mark changes its versions.
+func readFigures(ctx context.Context, db *sql.DB) (BackupInfo, error) {
 	var info BackupInfo
 	var micros int64
 	for _, q := range []struct {
@@ -197,6 +225,37 @@ func checkCopy(ctx context.Context, path string) (BackupInfo, error) {
 		info.CommitTime = time.UnixMicro(micros).UTC()
 	}
 	return info, nil
+}
+
+// checkCopy opens the (marked) copy read-only and checks its integrity. VACUUM INTO writes a
+// rollback-journal database, so read-only needs no -wal or -shm beside it.
+func checkCopy(ctx context.Context, path string) error {
+	db, err := sql.Open("sqlite", copyDSN(path, "mode=ro"))
+	if err != nil {
+		return fmt.Errorf("store: open the copy: %w", err)
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(ctx, "PRAGMA integrity_check(10)")
+	if err != nil {
+		return fmt.Errorf("store: check the copy: %w", err)
+	}
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			rows.Close()
+			return fmt.Errorf("store: check the copy: %w", err)
+		}
+		problems = append(problems, line)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: check the copy: %w", err)
+	}
+	if len(problems) != 1 || problems[0] != "ok" {
+		return fmt.Errorf("store: the copy fails PRAGMA integrity_check: %s", strings.Join(problems, "; "))
+	}
+	return nil
 }
 
 // syncFile flushes a file, or a directory's entries, to stable storage.

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"handy/internal/docstore"
 	"handy/internal/store"
 	"handy/internal/store/storetest"
 )
@@ -31,7 +32,8 @@ func commitDoc(ctx context.Context, st *store.Store, n int64) error {
 
 // TestBackupWhileWriting copies an SQLite database while a writer keeps committing: the copy
 // passes its check, holds every commit made before the backup began, and is one snapshot (its
-// clock matches its documents).
+// clock matches its documents), marked for its restore: its clock, its documents' versions and
+// its owners' horizons moved past any version the live database hands out after the copy.
 func TestBackupWhileWriting(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -64,7 +66,7 @@ func TestBackupWhileWriting(t *testing.T) {
 	})
 	before := committed.Load()
 	dest := filepath.Join(t.TempDir(), "copy.db")
-	info, err := st.Backup(ctx, dest, false)
+	info, err := st.Backup(ctx, dest, false, docstore.MarkRestored)
 	after := committed.Load()
 	close(stop)
 	wg.Wait()
@@ -86,6 +88,14 @@ func TestBackupWhileWriting(t *testing.T) {
 	var n int64
 	if err := db.QueryRow("SELECT COUNT(*) FROM docs").Scan(&n); err != nil || n != info.Documents {
 		t.Errorf("the copy has %d documents (%v), its info says %d", n, err, info.Documents)
+	}
+	next := info.Version + docstore.RestoreJump
+	var clock, low, high, horizon int64
+	err = db.QueryRow(`SELECT (SELECT version FROM doc_clock), (SELECT MIN(version) FROM docs), (SELECT MAX(version) FROM docs),
+		(SELECT version FROM doc_pruned WHERE owner = 'u1')`).Scan(&clock, &low, &high, &horizon)
+	if err != nil || info.ContinueFrom != next || clock != next || low != 1+docstore.RestoreJump || high != next || horizon != next {
+		t.Errorf("the copy continues from %d: clock %d, versions %d to %d, u1's horizon %d (%v); want %d, versions from %d",
+			info.ContinueFrom, clock, low, high, horizon, err, next, 1+docstore.RestoreJump)
 	}
 	onlyFiles(t, filepath.Dir(dest), "copy.db")
 }
@@ -118,7 +128,7 @@ func TestBackupRefusals(t *testing.T) {
 		{"the live database", live, "is the live database", true, nil},
 		{"its WAL", live + "-wal", "is the live database", true, nil},
 	} {
-		_, err := st.Backup(ctx, c.dest, c.overwrite)
+		_, err := st.Backup(ctx, c.dest, c.overwrite, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) || (c.is != nil && !errors.Is(err, c.is)) {
 			t.Errorf("%s: Backup(%s) = %v; want an error saying %q", c.name, c.dest, err, c.want)
 		}
@@ -127,7 +137,7 @@ func TestBackupRefusals(t *testing.T) {
 		t.Errorf("the refused backup changed %s: %q, %v", existing, data, err)
 	}
 	onlyFiles(t, dir, "a-file", "old.db")
-	if _, err := st.Backup(ctx, existing, true); err != nil {
+	if _, err := st.Backup(ctx, existing, true, nil); err != nil {
 		t.Fatalf("overwrite: %v", err)
 	}
 	if data, err := os.ReadFile(existing); err != nil || !strings.HasPrefix(string(data), "SQLite format 3\x00") {
@@ -141,7 +151,7 @@ func TestBackupPostgresRefused(t *testing.T) {
 	t.Parallel()
 	st := engine(t, store.Postgres)
 	dir := t.TempDir()
-	if _, err := st.Backup(context.Background(), filepath.Join(dir, "x.db"), false); !errors.Is(err, store.ErrBackupEngine) {
+	if _, err := st.Backup(context.Background(), filepath.Join(dir, "x.db"), false, nil); !errors.Is(err, store.ErrBackupEngine) {
 		t.Errorf("Backup on PostgreSQL = %v, want ErrBackupEngine", err)
 	}
 	onlyFiles(t, dir)
