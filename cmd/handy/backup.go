@@ -54,13 +54,9 @@ func runBackup(args []string, getenv func(string) string, stdout, stderr io.Writ
 		return 1
 	}
 	// store.Open would create an empty database: a mistyped -data-dir must not back that up.
-	live, err := filepath.Abs(filepath.Join(cfg.DataDir, store.SQLiteFile))
+	live, err := existingSQLite(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "handy backup:", err)
-		return 1
-	}
-	if _, err := os.Stat(live); err != nil {
-		fmt.Fprintf(stderr, "handy backup: no database at %s (%v): give the server's -data-dir (HANDY_DATA_DIR)\n", live, err)
 		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -85,6 +81,19 @@ func runBackup(args []string, getenv func(string) string, stdout, stderr io.Writ
 		return 1
 	}
 	return 0
+}
+
+// existingSQLite returns the absolute path of the SQLite database cfg names, or an error
+// saying that there is none: store.Open would create it.
+func existingSQLite(cfg config.Config) (string, error) {
+	live, err := filepath.Abs(filepath.Join(cfg.DataDir, store.SQLiteFile))
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(live); err != nil {
+		return "", fmt.Errorf("no database at %s (%w): give the server's -data-dir (HANDY_DATA_DIR)", live, err)
+	}
+	return live, nil
 }
 
 // splitBackupArgs takes -force and the one destination out of args, leaving the server's
@@ -133,6 +142,9 @@ func printBackup(w io.Writer, live string, info store.BackupInfo) error {
 	fmt.Fprintf(tw, "size\t%s (%d bytes)\n", byteSize(info.Bytes), info.Bytes)
 	fmt.Fprintf(tw, "integrity_check\tok\n")
 	fmt.Fprintf(tw, "newest commit\t%s\n", newest)
+	// A restore of the copy moves its versions past the live server's, so that browsers that
+	// synced after the copy start again from it (docstore.MarkRestored).
+	fmt.Fprintf(tw, "after a restore\tversions continue from %d\n", info.ContinueFrom)
 	fmt.Fprintf(tw, "accounts\t%d\n", info.Users)
 	fmt.Fprintf(tw, "documents\t%d\n", info.Documents)
 	fmt.Fprintf(tw, "schema version\t%d\n", info.Schema)

@@ -31,8 +31,10 @@ const (
 // TestBackupRestore performs docs/operations.md's restore for real: acknowledged writes
 // through the HTTP API, `handy backup` while a writer keeps committing, the server stopped,
 // the database file replaced by the backup (its -wal and -shm removed), the server started
-// again. Every batch acknowledged before the backup began is there as acknowledged, and the
-// restored batches are whole and a prefix of the writer's: none begun after the backup ended.
+// again. Every batch acknowledged before the backup began is there as acknowledged (at its
+// version moved by the backup's jump), and the restored batches are whole and a prefix of the
+// writer's: none begun after the backup ended. A browser that heard those later batches is
+// reset on its next listen: to the restored documents, at versions after the one it heard.
 func TestBackupRestore(t *testing.T) {
 	bin := buildHandy(t)
 	data := t.TempDir()
@@ -108,6 +110,12 @@ func TestBackupRestore(t *testing.T) {
 		t.Fatalf("no newest commit in the summary:\n%s", out)
 	}
 	backupVersion, _ := strconv.ParseInt(m[1], 10, 64)
+	next := continueFrom(t, out)
+	// A browser listening all along heard the batches begun after the backup ended.
+	heard := hearLast(t, c, u, batches)
+	if heard <= backupVersion {
+		t.Fatalf("the browser heard version %d, not after the backup's %d", heard, backupVersion)
+	}
 
 	// The restore, as docs/operations.md says: stop, move the database's files away, copy the
 	// backup in under a temporary name and rename it, start.
@@ -128,7 +136,7 @@ func TestBackupRestore(t *testing.T) {
 	}
 	p = startHandy(t, bin, args)
 	c = newAPIClient(p.URL)
-	checkRestored(t, c, u, batches, ackedAtStart, firstAfter, backupVersion)
+	present := checkRestored(t, c, u, batches, ackedAtStart, firstAfter, backupVersion, next-backupVersion)
 
 	// It serves: the page, and a new commit with the session the backup kept.
 	if res, err := http.Get(p.URL + "/"); err != nil || res.StatusCode != http.StatusOK {
@@ -136,12 +144,11 @@ func TestBackupRestore(t *testing.T) {
 	} else {
 		res.Body.Close()
 	}
-	b := newKillBatch(u.id, 1, 1)
-	status, answer, err := c.post("/api/v1/db/commit", u.token, b.body)
-	var a commitAnswer
-	if err != nil || status != http.StatusOK || json.Unmarshal(answer, &a) != nil || atoi(a.Version) <= backupVersion {
-		t.Errorf("commit after the restore: %d %v %s; want 200 and a version after %d", status, err, answer, backupVersion)
+	after := commitBatch(t, c, u, 1, 1)
+	if v := atoi(after.ackVersion(t)); v != next+1 {
+		t.Errorf("the first commit after the restore has version %d, want %d", v, next+1)
 	}
+	checkResetAfterRestore(t, c, u, heard, append(batches[:present:present], after), batches[firstAfter-1:])
 	if err := p.Stop(); err != nil {
 		t.Errorf("handy exited with %v after SIGTERM:\n%s", err, p.Log)
 	}
@@ -150,8 +157,9 @@ func TestBackupRestore(t *testing.T) {
 // checkRestored checks the history after the restore against the batches sent: the first
 // ackedAtStart are there as acknowledged; every batch is whole or absent; the present ones are
 // a prefix, ending before firstAfter (begun after the backup ended); the newest is the
-// backup's newest commit.
-func checkRestored(t *testing.T, c *apiClient, u killUser, batches []*killBatch, ackedAtStart, firstAfter, backupVersion int64) {
+// backup's newest commit. Every version is the one acknowledged moved by shift, the backup's
+// jump. It returns how many batches are there.
+func checkRestored(t *testing.T, c *apiClient, u killUser, batches []*killBatch, ackedAtStart, firstAfter, backupVersion, shift int64) int {
 	t.Helper()
 	docs, err := queryHistory(c, u)
 	if err != nil {
@@ -173,8 +181,8 @@ func checkRestored(t *testing.T, c *apiClient, u killUser, batches []*killBatch,
 			}
 			if int64(i) < ackedAtStart {
 				var a commitAnswer
-				if err := json.Unmarshal(b.ack, &a); err != nil || d.Version != a.Version || d.UpdateTime != a.WriteResults[k].UpdateTime {
-					t.Errorf("%s: version %s, updateTime %s; batch %d was acknowledged with %s", path, d.Version, d.UpdateTime, b.id, b.ack)
+				if err := json.Unmarshal(b.ack, &a); err != nil || atoi(d.Version) != atoi(a.Version)+shift || d.UpdateTime != a.WriteResults[k].UpdateTime {
+					t.Errorf("%s: version %s, updateTime %s; batch %d was acknowledged with %s (and the restore moves versions by %d)", path, d.Version, d.UpdateTime, b.id, b.ack, shift)
 				}
 			}
 		}
@@ -195,10 +203,11 @@ func checkRestored(t *testing.T, c *apiClient, u killUser, batches []*killBatch,
 	if len(docs) != 0 {
 		t.Errorf("%d documents no batch wrote", len(docs))
 	}
-	if maxVersion != backupVersion {
-		t.Errorf("the newest restored document has version %d; the backup said %d", maxVersion, backupVersion)
+	if maxVersion != backupVersion+shift {
+		t.Errorf("the newest restored document has version %d; the backup said %d, moved by %d", maxVersion, backupVersion, shift)
 	}
 	t.Logf("restored %d of %d batches sent (%d acknowledged before the backup began)", present, len(batches), ackedAtStart)
+	return present
 }
 
 // runCommand runs the handy binary to its end without the caller's HANDY_* variables, and

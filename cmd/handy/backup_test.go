@@ -24,7 +24,7 @@ func TestBackupCommand(t *testing.T) {
 		t.Fatalf("backup exited %d: %s", code, &stderr)
 	}
 	t.Logf("handy backup -data-dir DATA %s:\n%s", dest, &stdout)
-	for _, want := range []string{"written to       " + dest, "integrity_check  ok", "newest commit    none yet", "accounts         0\ndocuments        0\nschema version   "} {
+	for _, want := range []string{"written to       " + dest, "integrity_check  ok", "newest commit    none yet\nafter a restore  versions continue from 1099511627776\n", "accounts         0\ndocuments        0\nschema version   "} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("the summary lacks %q:\n%s", want, &stdout)
 		}

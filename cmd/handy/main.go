@@ -3,7 +3,8 @@
 // [flags]` applies the database migrations and exits (serving applies them too); `handy stats
 // [-from D] [-to D] [flags]` prints the page-view report from the database and exits; `handy
 // backup [-force] [flags] DEST` writes a checked copy of the SQLite database, even while the
-// server runs, and exits.
+// server runs, and exits; `handy restored [flags]` moves a database restored from elsewhere
+// (pg_restore) past the old server's versions, and exits.
 package main
 
 import (
@@ -47,6 +48,9 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 	}
 	if len(args) > 0 && args[0] == "backup" {
 		return runBackup(args[1:], getenv, stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "restored" {
+		return runRestored(args[1:], getenv, stdout, stderr)
 	}
 	migrateOnly := len(args) > 0 && args[0] == "migrate"
 	if migrateOnly {

@@ -208,12 +208,15 @@ func lookup(getenv func(string) string, name string) (string, bool) {
 func Usage(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("Usage: handy [flags]\n       handy migrate [flags]\n       handy stats [-from YYYY-MM-DD] [-to YYYY-MM-DD] [flags]\n" +
-		"       handy backup [-force] [flags] DEST\n\n" +
+		"       handy backup [-force] [flags] DEST\n       handy restored [flags]\n\n" +
 		"Serves Handy Tools. migrate applies the database migrations and exits; stats prints the\n" +
 		"page-view report of the days from -from to -to (UTC, both included; default the last 30\n" +
 		"days) from the database the flags name, and exits. backup writes a checked copy of the\n" +
 		"SQLite database the flags name to the file DEST (-force: even if DEST exists), while the\n" +
-		"server may keep serving, and exits.\n\n" +
+		"server may keep serving, and exits. restored, run once after pg_restore (or any restore\n" +
+		"not from handy backup, whose copies need nothing), moves the database's versions past the\n" +
+		"old server's, so that browsers that synced with it reload their documents; run twice, it\n" +
+		"only moves them again.\n\n" +
 		"Every flag may also be set through its environment variable; a flag on the command line\n" +
 		"wins over the variable, which wins over the default.\n\n")
 	for _, o := range options() {

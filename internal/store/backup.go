@@ -34,10 +34,10 @@ type BackupInfo struct {
 	// Backup's mark moved it (and the copy's documents) past any the live server hands out
 	// after the copy. Version when there was no mark.
 	ContinueFrom int64
-	Users      int64 // accounts
-	Documents  int64 // live documents (tombstones left out)
-	Schema     int   // the newest migration applied
-	Took       time.Duration
+	Users        int64 // accounts
+	Documents    int64 // live documents (tombstones left out)
+	Schema       int   // the newest migration applied
+	Took         time.Duration
 }
 
 // A MarkCopy prepares a backup's copy for its restore, in a transaction on the copy; it
