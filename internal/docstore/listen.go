@@ -41,7 +41,8 @@ type Changes struct {
 	Reset   bool
 	Changes []Change // in version order; the whole of every version included
 	// Version is the version to listen from next: the newest change's, or the caller's own
-	// when nothing changed before the timeout.
+	// when nothing changed before the timeout; a whole answer (not More) reaches at least the
+	// owner's horizon.
 	Version int64
 	// More: the answer was cut at its bounds, and listening again from Version answers at
 	// once. The caller continues with Continue and Horizon, not Listen: the rest of a reset (or
