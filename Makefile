@@ -3,16 +3,13 @@
 
 GO ?= go
 NPM ?= npm
-# What the container image is labelled with: the nearest tag, the commits since and the commit
-# (-dirty with uncommitted changes), and the full commit.
-VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
-REVISION ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
-
 run: build
 	./handy
 
-# The build's facts for `handy version`, the start-up log and handy_build_info
-# (internal/buildinfo); a plain `go build` falls back to what the toolchain records.
+# The build's facts for `handy version`, the start-up log, handy_build_info (internal/buildinfo)
+# and the container image's labels: the nearest tag, the commits since and the commit (-dirty with
+# uncommitted changes), the full commit, the time. A plain `go build` falls back to what the
+# toolchain records.
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo devel)
 COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 BUILT ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -39,7 +36,7 @@ web: node_modules
 # `docker load -i` it (docs/operations.md, "Container"). Needs root.
 image: web
 	scripts/tools/ensure-tools.sh image
-	VERSION=$(VERSION) REVISION=$(REVISION) GO=$(GO) scripts/image/build.sh build/handy-image.tar
+	VERSION=$(VERSION) REVISION=$(COMMIT) GO=$(GO) GO_LDFLAGS="$(LDFLAGS)" scripts/image/build.sh build/handy-image.tar
 
 node_modules: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund

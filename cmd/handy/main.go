@@ -2,8 +2,11 @@
 // Run `handy -help` for its flags and their HANDY_* environment variables; `handy migrate
 // [flags]` applies the database migrations and exits (serving applies them too); `handy stats
 // [-from D] [-to D] [flags]` prints the page-view report from the database and exits; `handy
-// healthcheck [flags]` asks the server those flags configure for /healthz and exits 0 or 1;
-// `handy version` prints the build's version, commit and time.
+// backup [-force] [flags] DEST` writes a checked copy of the SQLite database, even while the
+// server runs, and exits; `handy restored [flags]` moves a database restored from elsewhere
+// (pg_restore) past the old server's versions, and exits; `handy healthcheck [flags]` asks the
+// server those flags configure for /healthz and exits 0 or 1; `handy version` prints the build's
+// version, commit and time.
 package main
 
 import (
@@ -52,6 +55,12 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 	}
 	if len(args) > 0 && args[0] == "version" {
 		return runVersion(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "backup" {
+		return runBackup(args[1:], getenv, stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "restored" {
+		return runRestored(args[1:], getenv, stdout, stderr)
 	}
 	migrateOnly := len(args) > 0 && args[0] == "migrate"
 	if migrateOnly {
@@ -128,6 +137,9 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 		stopPrune()
 		<-pruned
 	}()
+	// -backup-dir's schedule, stopped and waited for like the prune (a backup in progress is
+	// interrupted and removes its temporary file).
+	defer startBackups(ctx, cfg, st, logger)()
 	pageviews, err := analytics.New(ctx, st, table, cfg.PublicURL, analytics.WithLogger(logger),
 		analytics.WithRetention(cfg.AnalyticsRetention), analytics.WithBudget(cfg.AnalyticsViewsPerMinute, cfg.AnalyticsBudgetVisitors),
 		analytics.WithReferrersPerDay(cfg.AnalyticsReferrersPerDay), analytics.WithMetrics(metrics))

@@ -38,6 +38,11 @@ type Config struct {
 	DataDir string
 	// DatabaseURL, a postgres:// URL, moves every table to PostgreSQL.
 	DatabaseURL string
+	// BackupDir is where the server writes a backup of its SQLite database every BackupEvery,
+	// keeping the newest BackupKeep; "" (and zeros): no scheduled backups (config/backup.go).
+	BackupDir   string
+	BackupEvery time.Duration
+	BackupKeep  int
 	// Jurisdiction names the law that governs the terms ("Germany"); empty leaves the terms'
 	// own wording, "the country in which the operator is established".
 	Jurisdiction string
@@ -205,11 +210,18 @@ func lookup(getenv func(string) string, name string) (string, bool) {
 // Usage writes the -help text: every flag with its variable and default.
 func Usage(w io.Writer) error {
 	var b strings.Builder
-	b.WriteString("Usage: handy [flags]\n       handy migrate [flags]\n       handy stats [-from YYYY-MM-DD] [-to YYYY-MM-DD] [flags]\n       handy version\n\n" +
+	b.WriteString("Usage: handy [flags]\n       handy migrate [flags]\n       handy stats [-from YYYY-MM-DD] [-to YYYY-MM-DD] [flags]\n" +
+		"       handy backup [-force] [flags] DEST\n       handy restored [flags]\n       handy healthcheck [flags]\n       handy version\n\n" +
 		"Serves Handy Tools. migrate applies the database migrations and exits; stats prints the\n" +
 		"page-view report of the days from -from to -to (UTC, both included; default the last 30\n" +
-		"days) from the database the flags name, and exits; version prints the build's version,\n" +
-		"commit and time.\n\n" +
+		"days) from the database the flags name, and exits. backup writes a checked copy of the\n" +
+		"SQLite database the flags name to the file DEST (-force: even if DEST exists), while the\n" +
+		"server may keep serving, and exits. restored, run once after pg_restore (or any restore\n" +
+		"not from handy backup, whose copies need nothing), moves the database's versions past the\n" +
+		"old server's, so that browsers that synced with it reload their documents; run twice, it\n" +
+		"only moves them again. healthcheck asks the server the flags configure for /healthz and\n" +
+		"exits 0 if it is healthy, else 1 (a container's health check). version prints the build's\n" +
+		"version, commit and time.\n\n" +
 		"Every flag may also be set through its environment variable; a flag on the command line\n" +
 		"wins over the variable, which wins over the default.\n\n")
 	for _, o := range options() {

@@ -30,7 +30,7 @@ const MinAdminToken = 32
 
 // options is the table of every setting, in -help order.
 func options() []option {
-	return append(append(coreOptions(), answerSpoolOptions()...), metricsOptions()...)
+	return append(append(append(coreOptions(), answerSpoolOptions()...), backupOptions()...), metricsOptions()...)
 }
 
 // coreOptions are the settings of this file.

@@ -28,7 +28,8 @@
 //	prune.go         capped collections' oldest entries (Config.Capped), old tombstones hourly
 //	hub.go           wake-ups of this instance's listens, and pg_notify for the other instances
 //
-// and the rest: store.go (Store, New, Get, Export and ExportEach, DeleteOwner), config.go
+// and the rest: store.go (Store, New, Get, Export and ExportEach, DeleteOwner), restored.go
+// (MarkRestored: a restored database's versions moved past the old server's), config.go
 // (Config: the application's limits and its schema, Check, which prepare and apply.go ask about
 // every document a commit would leave), listen.go (Listen and ListenTo: long polls over docs
 // rows by version), sqlquery.go with sqlquery_plan.go and sqlquery_filters.go (QueryEach as one

@@ -41,7 +41,8 @@ type Changes struct {
 	Reset   bool
 	Changes []Change // in version order; the whole of every version included
 	// Version is the version to listen from next: the newest change's, or the caller's own
-	// when nothing changed before the timeout.
+	// when nothing changed before the timeout; a whole answer (not More) reaches at least the
+	// owner's horizon.
 	Version int64
 	// More: the answer was cut at its bounds, and listening again from Version answers at
 	// once. The caller continues with Continue and Horizon, not Listen: the rest of a reset (or
@@ -188,7 +189,7 @@ func (c *collectedAnswer) Truncate(n int) error {
 // continues (Continue).
 func (s *Store) changes(ctx context.Context, owner string, since int64, horizon *int64, a Answer) (Changes, int, error) {
 	out, n, err := s.readChanges(ctx, owner, since, a)
-	if err != nil || (since == 0 && !out.More) {
+	if err != nil {
 		return out, n, err
 	}
 	// Read after the changes: a pruning that removed a tombstone the read above missed has
@@ -199,16 +200,23 @@ func (s *Store) changes(ctx context.Context, owner string, since int64, horizon 
 	if err != nil {
 		return Changes{}, 0, fmt.Errorf("docstore: listen %s: %w", owner, err)
 	}
+	if since != 0 && (since > newest || (since < pruned && (horizon == nil || *horizon != pruned))) {
+		if err := a.Truncate(0); err != nil {
+			return Changes{}, 0, err
+		}
+		if out, n, err = s.readChanges(ctx, owner, 0, a); err != nil {
+			return out, n, err
+		}
+		out.Reset = true
+	}
 	out.Horizon = pruned
-	if since == 0 || (since <= newest && (since >= pruned || (horizon != nil && *horizon == pruned))) {
-		return out, n, nil
+	// A whole answer holds every change up to the horizon too: the owner's newest change may
+	// lie below it (a pruned deletion; every document of a restored database, MarkRestored),
+	// and listening again from there would be a reset again, for ever.
+	if !out.More {
+		out.Version = max(out.Version, pruned)
 	}
-	if err := a.Truncate(0); err != nil {
-		return Changes{}, 0, err
-	}
-	out, n, err = s.readChanges(ctx, owner, 0, a)
-	out.Reset, out.Horizon = true, pruned
-	return out, n, err
+	return out, n, nil
 }
 
 // readChanges reads owner's changes after since in version order, whole versions only, up to

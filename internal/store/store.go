@@ -32,6 +32,7 @@ const SQLiteFile = "handy.db"
 type Store struct {
 	db     *sql.DB
 	engine string
+	file   string // SQLite's database file, absolute; "" for PostgreSQL
 }
 
 // Open connects to PostgreSQL when databaseURL is a postgres:// (or postgresql://) URL, and
@@ -62,7 +63,12 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	return ready(ctx, &Store{db: db, engine: SQLite})
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return ready(ctx, &Store{db: db, engine: SQLite, file: abs})
 }
 
 // Connection pools are bounded: a thousand long polls woken by one commit must queue for a

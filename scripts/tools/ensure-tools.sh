@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs, where missing, the system tools the tests need: Debian's chromium for the end-to-end
 # tests, xmllint for the sitemap schema check, Java for the Nu Html Checker, PostgreSQL's server
-# for the Go tests (internal/store/storetest), libjpeg-turbo's cjpeg, djpeg and jpegtran for the
-# lossless JPEG tests (they make the test JPEGs and are the reference), promtool (Debian's
-# prometheus) for the metrics test; with `bench`, also nginx, Caddy, wrk, brotli and openssl (its
-# self-signed certificate) for the benchmark; with `screenshots`, a CJK font; with `image`,
-# buildah and Debian's CA bundle (the container image), skopeo and umoci (its test unpacks it with
-# them) and systemd-analyze (the unit's test). It says what it installs and fails clearly when it
-# cannot.
+# for the Go tests (internal/store/storetest) and its client's pg_dump and pg_restore (the
+# backup test), libjpeg-turbo's cjpeg, djpeg and jpegtran for the lossless JPEG tests (they make
+# the test JPEGs and are the reference), promtool (Debian's prometheus) for the metrics test; with
+# `bench`, also nginx, Caddy, wrk, brotli and openssl (its self-signed certificate) for the
+# benchmark; with `screenshots`, a CJK font; with `image`, buildah and Debian's CA bundle (the
+# container image), skopeo and umoci (its test unpacks it with them) and systemd-analyze (the
+# unit's test). It says what it installs and fails clearly when it cannot.
 set -euo pipefail
 
 need=()
@@ -22,6 +22,9 @@ want jpegtran libjpeg-turbo-progs
 want promtool prometheus
 # The Go tests run against a throwaway PostgreSQL cluster made from Debian's server binaries.
 if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null && [ -z "${HANDY_TEST_DATABASE_URL:-}" ]; then need+=(postgresql); fi
+# pg_dump and pg_restore for the PostgreSQL backup test (internal/store/pgdump_test.go), even
+# against a cluster of HANDY_TEST_DATABASE_URL's (postgresql brings them too).
+if [ ${#need[@]} -eq 0 ] || [ "${need[-1]}" != postgresql ]; then want pg_restore postgresql-client; fi
 # Screenshots in Japanese need a font with its glyphs.
 if [ "${1:-}" = screenshots ] && ! { have fc-list && fc-list :lang=ja | grep -q .; }; then need+=(fonts-noto-cjk); fi
 if [ "${1:-}" = image ]; then
