@@ -1,8 +1,10 @@
 // The HTML document around a prerendered body: head tags, assets and hydration data.
 import type { Head } from '../router/payload';
 import { tagManagerPlaceholder } from '../lib/site';
+import { bootDataId, type BootData } from './boot';
 import { themeScript } from '../theme/theme';
 import { appColors } from '../features/pwa/public';
+import { signedInScript } from '../features/account/public';
 
 export interface Assets {
   /** The entry module. */
@@ -16,27 +18,12 @@ export interface Assets {
   styles: string[];
 }
 
-/** Data the client reads before hydrating; travels as JSON, never as inline script. */
-export interface BootData {
-  buildId: string;
-  year: number;
-  /** The page on screen (its locale and name). */
-  route: import('../lib/site').Route;
-  /**
-   * The tag manager's container URL, or "" when none is configured: renderDocument writes the
-   * site table's placeholder, which the server replaces at start-up (and names in its CSP).
-   */
-  tagManager?: string;
-}
-
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** JSON safe inside <script type="application/json">: no `</script>`, no `<!--`. */
 export const scriptJson = (data: unknown) =>
   JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-
-export const bootDataId = 'handy-data';
 
 interface DocumentInput {
   head: Head;
@@ -86,6 +73,8 @@ export function renderDocument({ head, siteName, body, assets, boot, noindex, ma
     manifest ? `<link rel="manifest" href="${e(manifest)}">` : '',
     // Before the stylesheet and the first paint: the visitor's chosen theme (theme/theme.ts).
     `<script>${themeScript}</script>`,
+    // Also before the first paint: whether someone is signed in here (features/account).
+    `<script>${signedInScript}</script>`,
     '<link rel="icon" href="/favicon.ico" sizes="32x32">',
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
     '<link rel="apple-touch-icon" href="/icons/apple-touch-icon.png">',

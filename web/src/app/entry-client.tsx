@@ -2,8 +2,7 @@
 // due at load and at idle are, the runtime starts (navigation, preloading, the build check, the
 // analytics, consent and the service worker). This module is all a page loads before that: a
 // page whose islands all wait for idle loads React only then.
-import type { BootData } from './document';
-import { bootDataId } from './document';
+import { bootDataId, type BootData } from './boot';
 import { createIslands } from './islands';
 import './styles.css';
 

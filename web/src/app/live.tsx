@@ -7,7 +7,7 @@ import { createI18n } from '../i18n';
 import type { I18n } from '../i18n/translator';
 import type { IslandName, IslandProps } from '../page/Island';
 import { createSearchWriter, createViewStore, type ViewStore } from '../router/view';
-import type { BootData } from './document';
+import type { BootData } from './boot';
 import { IslandRoot } from './IslandRoot';
 import { idPrefix, loadIsland } from './islandModules';
 import type { Hydrator } from './islands';
@@ -71,7 +71,14 @@ function keepTyped(el: HTMLElement): (() => void)[] {
   for (const f of el.querySelectorAll<Field>('input, textarea, select')) {
     if (f instanceof HTMLInputElement && (f.type === 'checkbox' || f.type === 'radio')) {
       const checked = f.checked;
-      if (checked !== f.defaultChecked) giveBack.push(() => void (f.isConnected && f.checked !== checked && f.click()));
+      // Set the other way through React's tracker, then clicked: React sees the visitor's change.
+      if (checked !== f.defaultChecked) {
+        giveBack.push(() => {
+          if (!f.isConnected) return;
+          f.checked = !checked;
+          f.click();
+        });
+      }
       continue;
     }
     if (f instanceof HTMLInputElement && f.type === 'file') {
@@ -83,10 +90,14 @@ function keepTyped(el: HTMLElement): (() => void)[] {
     if (!changed) continue;
     const value = f.value;
     giveBack.push(() => {
-      if (!f.isConnected || f.value === value) return;
-      // The prototype's setter, not the element's: React watches the element's own to tell its
-      // writes from the visitor's, and this must read as the visitor's.
-      Object.getOwnPropertyDescriptor(Object.getPrototypeOf(f) as object, 'value')?.set?.call(f, value);
+      if (!f.isConnected) return;
+      // React tells a visitor's change from its own by a tracker it keeps on the element (its
+      // own `value` setter): it is set to something else first, then the prototype's setter
+      // puts the value back unseen, and the event reads as the visitor's change.
+      const own = Object.getOwnPropertyDescriptor(f, 'value');
+      const proto = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(f) as object, 'value');
+      own?.set?.call(f, value === '' ? ' ' : '');
+      proto?.set?.call(f, value);
       f.dispatchEvent(new Event(f instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
     });
   }

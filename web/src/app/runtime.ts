@@ -9,7 +9,7 @@ import { locales, pagePath } from '../lib/site';
 import type { IslandName } from '../page/Island';
 import { startRuntime } from '../router/start';
 import type { View } from '../router/view';
-import type { BootData } from './document';
+import type { BootData } from './boot';
 import { loadIsland } from './islandModules';
 import type { Islands } from './islands';
 import type { Live } from './live';

@@ -17,7 +17,7 @@ import { keepScroll, layOutAll } from './scroll';
 import type { PagePayload } from './payload';
 import type { ViewStore } from './view';
 
-/** What the runtime reads of the page's boot data (app/document.ts, BootData). */
+/** What the runtime reads of the page's boot data (app/boot.ts, BootData). */
 export interface Boot {
   buildId: string;
 }

@@ -1,7 +1,7 @@
 // Who is signed in, as the header shows it. This module is in every page's bundle, so it stays
 // tiny: the account chunk (loaded on demand) does the talking to the server and fills it in.
 import { createStore, useStore } from '../../lib/store';
-import { storedToken } from '../../ui/credentials';
+import { storedToken, tokenKey } from '../../ui/credentials';
 
 /** What the header and the dialog show of a signed-in visitor. */
 export interface AccountUser {
@@ -48,6 +48,13 @@ export function useSession(store: SessionStore = session): Session {
 export function useThemeRevision(store: SessionStore = session): number {
   return useStore(store.store, (s) => s.themeRevision, () => 0);
 }
+
+/**
+ * The inline script before the first paint that marks a page whose visitor has a stored token
+ * (`data-account` on <html>): the header's button keeps a signed-in name's width from the start
+ * (account.css), so that the name arriving later moves nothing.
+ */
+export const signedInScript = `try{localStorage.getItem(${JSON.stringify(tokenKey)})&&document.documentElement.setAttribute("data-account","")}catch(e){}`;
 
 /** Whether a sign-in token is stored; false when storage is unavailable. */
 export const hasStoredToken = (storage?: () => Pick<Storage, 'getItem'> | undefined): boolean => storedToken(storage) !== undefined;
