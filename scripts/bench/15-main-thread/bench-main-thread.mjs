@@ -4,7 +4,7 @@
 //   node scripts/bench/15-main-thread/bench-main-thread.mjs http://127.0.0.1:PORT
 //
 // Loads every page in every language (56) in headless Chromium (scripts/tools/chromium.json), each
-// in a fresh browser context at 4× CPU throttling, and records a performance trace from before
+// in a fresh browser context on Lighthouse's mobile screen (412×823 at 1.75) at 4× CPU throttling, and records a performance trace from before
 // the navigation until the page is quiet (load event, then no long task for 2 s and no request
 // for 0.5 s; at most BENCH_MT_CAP_S). From the trace, on the main thread of the page's renderer:
 // the longest task and Σ max(0, task − 50 ms) over the whole load; from a PerformanceObserver

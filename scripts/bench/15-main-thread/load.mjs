@@ -5,6 +5,8 @@ import { blocking, categories, cls, mainThreadTasks, pageThread } from './trace.
 
 /** CPU slowdown (Lighthouse's mobile figure and issue 29's). */
 export const cpuRate = 4;
+/** The screen: Lighthouse's mobile one (part 4's judge; issue 29's figures are mobile). */
+export const screen = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true };
 /** Quiet: the load event, then no long task for `longQuietMs` and no network for `netQuietMs`. */
 const longQuietMs = 2000;
 const netQuietMs = 500;
@@ -83,7 +85,7 @@ function watchNetwork(cdp) {
  * @param {{ url: string, context?: import('@playwright/test').BrowserContextOptions, capMs: number, save?: (trace: Buffer) => void }} o
  */
 export async function loadOnce(browser, { url, context: options = {}, capMs, save }) {
-  const context = await browser.newContext(options);
+  const context = await browser.newContext({ ...screen, ...options });
   try {
     await context.addInitScript(observe);
     const page = await context.newPage();
