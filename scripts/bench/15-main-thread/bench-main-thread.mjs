@@ -12,7 +12,8 @@
 // transferred. Each page BENCH_MT_RUNS times, one run over all of them after another; per page the
 // medians, the min and the worst CLS. Variants, each run: the 7 English pages in the dark theme
 // (prefers-color-scheme), the same signed in (an account made through the API, its token where
-// the front end keeps it), and `/` redirected by Accept-Language: ja and by the language cookie.
+// the front end keeps it), on Lighthouse's desktop screen anonymous and signed in, and `/`
+// redirected by Accept-Language: ja and by the language cookie.
 // The reference: a static HTML page without script, served by this script, loaded the same way
 // before each locale's pages: the floor of a throttled load on this machine at this moment.
 // A benchmark, not a test: it exits non-zero only when the server, the browser or the trace
@@ -98,10 +99,14 @@ function variantList(token) {
   return [
     ...en.map(({ path, url }) => ({ key: `${path} dark`, group: 'dark', url, context: { colorScheme: 'dark' } })),
     ...en.map(({ path, url }) => ({ key: `${path} signed in`, group: 'signed in', url, context: { storageState: storage } })),
+    ...en.map(({ path, url }) => ({ key: `${path} desktop`, group: 'desktop', url, context: desktop })),
+    ...en.map(({ path, url }) => ({ key: `${path} desktop signed in`, group: 'signed in', url, context: { ...desktop, storageState: storage } })),
     { key: '/ Accept-Language: ja', group: 'redirect', url: `${base}/`, context: { locale: 'ja-JP' } },
     { key: `/ cookie ${langCookie}=de`, group: 'redirect', url: `${base}/`, context: { storageState: { cookies: [{ name: langCookie, value: 'de', domain: origin.hostname, path: '/' }], origins: [] } } },
   ];
 }
+// Lighthouse's desktop screen: the header's layout differs from the phone's.
+const desktop = { viewport: { width: 1350, height: 940 }, deviceScaleFactor: 1, isMobile: false, hasTouch: false };
 const referenceLoad = { key: 'reference', group: 'reference', url: referenceURL };
 
 const browser = await chromium.launch({

@@ -79,7 +79,7 @@ export function report(results, { runs, cpuRate, seconds, load, chromium }) {
   }
   if (variants.length) {
     console.log('');
-    console.log('Variants (English pages: dark theme, signed in; / redirected), the same figures:');
+    console.log('Variants (English pages: dark theme, signed in, desktop screen; / redirected), the same figures:');
     table(variants, true);
     const api = variants.filter((r) => r.group === 'signed in').map((r) => r.api).filter(Boolean);
     if (api.length) console.log(`  signed in, API calls seen: ${[...new Set(api.join(', ').split(', '))].join(', ')}`);
