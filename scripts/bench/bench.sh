@@ -63,8 +63,8 @@
 #    before the navigation until quiet, BENCH_MT_RUNS times: per page the median longest task on
 #    the renderer's main thread, Σ of the parts of tasks above 50 ms, the CLS and the script bytes;
 #    the English pages dark, signed in and on a desktop screen, / redirected by Accept-Language and
-#    by the cookie; a
-#    static page without script as the reference; PASS/MISS for no task above 50 ms and CLS 0.
+#    by the cookie; a static page without script as the reference; PASS/MISS for no task above
+#    50 ms and CLS 0.
 #
 # Env: BENCH_ROUNDS (3), BENCH_DURATION (10s), BENCH_WARMUP (3s), BENCH_MODES ("plain tls"),
 #      BENCH_LIGHTHOUSE (1; 0 skips it), BENCH_LIGHTHOUSE_RUNS (3),
