@@ -147,7 +147,8 @@ async function measure(load, run) {
     console.error(
       `mt: run ${run}: ${load.key}: longest ${s.longest.toFixed(0)} ms, Σ>50 ${s.over.toFixed(0)} ms, CLS ${s.cls.toFixed(3)}, ` +
         `JS ${(s.jsAtLoad / 1024).toFixed(1)} / ${(s.jsBytes / 1024).toFixed(1)} KB, quiet at ${(s.quietMs / 1000).toFixed(1)} s${s.capped ? ' (CAPPED)' : ''}` +
-        (load.group === 'page' || load.group === 'reference' ? '' : ` → ${s.finalUrl.slice(base.length)}`),
+        (load.group === 'page' || load.group === 'reference' ? '' : ` → ${s.finalUrl.slice(base.length)}`) +
+        `; the longest: ${s.parts}`,
     );
   } catch (err) {
     failed = true;

@@ -1,7 +1,7 @@
 // One traced first load of a page for part 15: a fresh browser context (no cache, no storage
 // but what the scenario gives it), 4× CPU throttling, a performance trace from before the
 // navigation until the page is quiet, then the main thread's tasks, the CLS and the script bytes.
-import { blocking, categories, cls, mainThreadTasks, pageThread } from './trace.mjs';
+import { blocking, categories, cls, mainThreadTasks, pageThread, taskParts } from './trace.mjs';
 
 /** CPU slowdown (Lighthouse's mobile figure and issue 29's). */
 export const cpuRate = 4;
@@ -118,8 +118,12 @@ export async function loadOnce(browser, { url, context: options = {}, capMs, sav
     const finalUrl = page.url();
     save?.(trace);
     const events = JSON.parse(trace.toString('utf8')).traceEvents;
-    const tasks = mainThreadTasks(events, pageThread(events, finalUrl));
+    const thread = pageThread(events, finalUrl);
+    const tasks = mainThreadTasks(events, thread);
+    const longestTask = tasks.reduce((a, t) => (t.dur > (a?.dur ?? -1) ? t : a), undefined);
+    const parts = longestTask ? taskParts(events, thread, longestTask).filter((x) => x.ms >= 1) : [];
     return {
+      parts: parts.map((x) => `${x.name} ${x.ms.toFixed(0)}`).join(', '),
       finalUrl,
       ...blocking(tasks),
       tasks: tasks.length,

@@ -28,6 +28,8 @@ function figures(entry) {
     scripts: median(of('scripts')),
     quiet: median(of('quietMs')),
     capped: s.filter((x) => x.capped).length,
+    // what the median run's longest task was made of
+    parts: [...s].sort((a, b) => a.longest - b.longest)[(s.length - 1) >> 1]?.parts ?? '',
     final: [...new Set(s.map((x) => new URL(x.finalUrl).pathname))].join(' '),
     api: [...new Set(s.flatMap((x) => x.api))].join(', '),
   };
@@ -89,7 +91,10 @@ export function report(results, { runs, cpuRate, seconds, load, chromium }) {
   const worst = [...measured].sort((a, b) => b.longest - a.longest);
   console.log('');
   console.log('Worst 5 pages by median longest task:');
-  for (const r of worst.slice(0, 5)) console.log(`  ${pad(r.key, 28)} longest ${ms(r.longest)} ms (min ${ms(r.longestMin)}), Σ>50 ${ms(r.over)} ms, CLS ${r.cls.toFixed(3)}`);
+  for (const r of worst.slice(0, 5)) {
+    console.log(`  ${pad(r.key, 28)} longest ${ms(r.longest)} ms (min ${ms(r.longestMin)}), Σ>50 ${ms(r.over)} ms, CLS ${r.cls.toFixed(3)}`);
+    console.log(`  ${pad('', 28)} that task (ms): ${r.parts}`);
+  }
   const within = measured.filter((r) => r.longest <= blockingAfter).length;
   const always = measured.filter((r) => r.longestMax <= blockingAfter).length;
   console.log(`Pages whose median longest task is at most ${blockingAfter} ms: ${within} of ${pages.length} (in every run: ${always})`);

@@ -41,7 +41,8 @@ export function pageThread(events, url) {
 
 /**
  * The top-level tasks of `thread` that end after its `start`, in order: `{ start, dur }` in ms,
- * `start` relative to the thread's `start` (negative for the task that commits the page). A
+ * `start` relative to the thread's `start` (negative for the task that commits the page), and
+ * `ts`, the trace's own time (µs). A
  * task is a complete (`X`) or begin/end (`B`/`E`) event named in `taskNames`; one nested in
  * another (a nested run loop) is part of the outer one. A task still open when the trace
  * ended is left out: it has no duration.
@@ -68,9 +69,40 @@ export function mainThreadTasks(events, thread) {
     if (s.ts < outerEnd) continue; // nested in the task before
     outerEnd = s.end;
     if (s.end <= thread.start) continue;
-    tasks.push({ start: (s.ts - origin) / 1000, dur: (s.end - s.ts) / 1000 });
+    tasks.push({ start: (s.ts - origin) / 1000, dur: (s.end - s.ts) / 1000, ts: s.ts });
   }
   return tasks;
+}
+
+/** Timeline events that say what a task spent its time on (Chromium's names). */
+export const workNames = new Set([
+  'ParseHTML', 'ParseAuthorStyleSheet', 'EvaluateScript', 'v8.compile', 'v8.compileModule', 'v8.evaluateModule',
+  'FunctionCall', 'TimerFire', 'EventDispatch', 'FireAnimationFrame', 'FireIdleCallback', 'RunMicrotasks',
+  'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'HitTest', 'CommitLoad',
+  'MajorGC', 'MinorGC', 'BlinkGC.AtomicPhase',
+]);
+
+/**
+ * What `task` (one of mainThreadTasks') was made of: the outermost `workNames` events in it on
+ * the same thread, summed by name, largest first (ms), then `other`, the rest of the task.
+ * @returns {{ name: string, ms: number }[]}
+ */
+export function taskParts(events, thread, task) {
+  const end = task.ts + task.dur * 1000;
+  const inside = events
+    .filter((e) => e.ph === 'X' && e.pid === thread.pid && e.tid === thread.tid && workNames.has(e.name) && e.ts >= task.ts && e.ts < end)
+    .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const by = new Map();
+  let outerEnd = -Infinity;
+  let counted = 0;
+  for (const e of inside) {
+    if (e.ts < outerEnd) continue; // inside a listed event already counted
+    outerEnd = e.ts + e.dur;
+    by.set(e.name, (by.get(e.name) ?? 0) + e.dur / 1000);
+    counted += e.dur / 1000;
+  }
+  const parts = [...by].map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms);
+  return [...parts, { name: 'other', ms: Math.max(0, task.dur - counted) }];
 }
 
 /** The longest task (ms), Σ max(0, dur − 50) over the tasks (ms, Total Blocking Time's sum over

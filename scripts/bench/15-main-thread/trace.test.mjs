@@ -2,7 +2,7 @@
 // (`make lint` runs it).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { blocking, cls, mainThreadTasks, median, pageThread } from './trace.mjs';
+import { blocking, cls, mainThreadTasks, median, pageThread, taskParts } from './trace.mjs';
 
 const url = 'http://127.0.0.1:8080/jp/faq';
 const browser = 1;
@@ -62,13 +62,35 @@ test('top-level tasks: nested ones folded in, other threads and earlier tasks le
   ];
   const tasks = mainThreadTasks(events, thread);
   assert.deepEqual(tasks, [
-    { start: -1, dur: 2 },
-    { start: 10, dur: 80 },
-    { start: 110, dur: 50 },
-    { start: 190, dur: 75 },
+    { start: -1, dur: 2, ts: 9_000 },
+    { start: 10, dur: 80, ts: 20_000 },
+    { start: 110, dur: 50, ts: 120_000 },
+    { start: 190, dur: 75, ts: 200_000 },
   ]);
   assert.deepEqual(blocking(tasks), { longest: 80, over: 30 + 25, long: 2 });
   assert.deepEqual(blocking([]), { longest: 0, over: 0, long: 0 });
+});
+
+test("a task's parts: the outermost work events by name, the rest as other", () => {
+  const thread = { pid: page, tid: page, start: 0 };
+  const work = (name, ts, dur, pid = page) => ({ ph: 'X', name, pid, tid: pid, ts, dur });
+  const events = [
+    task(page, 0, 100_000),
+    work('v8.evaluateModule', 1_000, 30_000),
+    work('FunctionCall', 5_000, 20_000), // inside the module's evaluation
+    work('FunctionCall', 40_000, 25_000),
+    work('Layout', 70_000, 10_000),
+    work('Layout', 82_000, 5_000),
+    work('Layout', 90_000, 50_000, blank), // another renderer's
+    work('Paint', 150_000, 5_000), // after the task
+  ];
+  const [t] = mainThreadTasks(events, thread);
+  assert.deepEqual(taskParts(events, thread, t), [
+    { name: 'v8.evaluateModule', ms: 30 },
+    { name: 'FunctionCall', ms: 25 },
+    { name: 'Layout', ms: 15 },
+    { name: 'other', ms: 30 },
+  ]);
 });
 
 test('CLS: session windows of shifts without recent input', () => {
