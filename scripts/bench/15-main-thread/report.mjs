@@ -92,8 +92,8 @@ export function report(results, { runs, cpuRate, seconds, load, chromium }) {
   console.log('');
   console.log('Worst 5 pages by median longest task:');
   for (const r of worst.slice(0, 5)) {
-    console.log(`  ${pad(r.key, 28)} longest ${ms(r.longest)} ms (min ${ms(r.longestMin)}), Σ>50 ${ms(r.over)} ms, CLS ${r.cls.toFixed(3)}`);
-    console.log(`  ${pad('', 28)} that task (ms): ${r.parts}`);
+    console.log(`  ${pad(r.key, 36)} longest ${ms(r.longest)} ms (min ${ms(r.longestMin)}), Σ>50 ${ms(r.over)} ms, CLS ${r.cls.toFixed(3)}`);
+    console.log(`  ${pad('', 36)} that task (ms): ${r.parts}`);
   }
   const within = measured.filter((r) => r.longest <= blockingAfter).length;
   const always = measured.filter((r) => r.longestMax <= blockingAfter).length;
@@ -103,7 +103,7 @@ export function report(results, { runs, cpuRate, seconds, load, chromium }) {
     console.log('CLS above 0 (the largest shift\'s element):');
     for (const r of shifted) {
       const big = [...r.shifts].sort((a, b) => b.value - a.value)[0];
-      console.log(`  ${pad(r.key, 28)} ${r.cls.toFixed(4)}  ${big ? `${big.value.toFixed(4)} ${big.node || '?'}` : ''}`);
+      console.log(`  ${pad(r.key, 36)} ${r.cls.toFixed(4)}  ${big ? `${big.value.toFixed(4)} ${big.node || '?'}` : ''}`);
     }
   } else console.log('CLS above 0: none');
 
