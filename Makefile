@@ -93,13 +93,14 @@ screenshots: build
 	node scripts/screenshots/screenshots.mjs
 
 # gofmt, go vet, the type check, then ESLint (eslint.config.js: typescript-eslint, the React hooks
-# rules, the front end's import boundaries) and the boundaries rule's own tests.
+# rules, the front end's import boundaries), the boundaries rule's own tests and make bench part
+# 15's trace reading.
 lint: node_modules
 	@out=$$(gofmt -l cmd internal deploy web/embed.go); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	npx tsc -p .
 	npx eslint --max-warnings 0 .
-	node --test web/eslint/
+	node --test web/eslint/ scripts/bench/15-main-thread/
 
 clean:
 	rm -rf handy build web/build node_modules

@@ -2,7 +2,7 @@
 # shellcheck disable=SC2034  # the settings are read by the parts it sources
 # `make bench` (scripts/bench/bench.sh): how fast handy serves a prerendered page next to a bare net/http server, Caddy and
 # nginx serving the same bytes, over plain HTTP and over TLS; Lighthouse over the pages; then
-# handy under a mixed load. See docs/performance.md.
+# handy under a mixed load; the main thread at load. See docs/performance.md.
 #
 # 1. makes a self-signed ECDSA P-256 certificate for 127.0.0.1 (openssl) and starts ./handy
 #    twice on free loopback ports, over plain HTTP and over HTTPS (-tls-cert), each on a fresh
@@ -58,6 +58,13 @@
 #    200-frame 480×270 GIF, made at run time, flipped by the lossless rewriters against the same
 #    rewriters' decode + encode (the identity transform), alternated: medians, min/max, the ratio
 #    (goal ≤ 1.2×), each call's peak RSS in a fresh process.
+# 15. the main thread at load (15-main-thread/bench-main-thread.mjs, issue 29) against the plain
+#    handy: all 56 pages in Chromium at 4× CPU throttling, each in a fresh context, traced from
+#    before the navigation until quiet, BENCH_MT_RUNS times: per page the median longest task on
+#    the renderer's main thread, Σ of the parts of tasks above 50 ms, the CLS and the script bytes;
+#    the English pages dark, signed in and on a desktop screen, / redirected by Accept-Language and
+#    by the cookie; a static page without script as the reference; PASS/MISS for no task above
+#    50 ms and CLS 0.
 #
 # Env: BENCH_ROUNDS (3), BENCH_DURATION (10s), BENCH_WARMUP (3s), BENCH_MODES ("plain tls"),
 #      BENCH_LIGHTHOUSE (1; 0 skips it), BENCH_LIGHTHOUSE_RUNS (3),
@@ -77,6 +84,8 @@
 #      BENCH_ATTACK (1; 0 skips it), BENCH_ATTACKS ("none a b c d e f g"),
 #      BENCH_ATTACK_DURATION (30s), BENCH_ATTACK_RSS_CAP_MB (4096),
 #      BENCH_FORMATS (1; 0 skips it), BENCH_FORMATS_ROUNDS (5),
+#      BENCH_MAIN_THREAD (1; 0 skips it), BENCH_MT_RUNS (3), BENCH_MT_VARIANTS (1; 0 skips them),
+#      BENCH_MT_CAP_S (20: a load's bound), BENCH_MT_SAVE (a directory for the traces),
 #      HANDY (./handy), CHROME_PATH (for Lighthouse).
 # PARTS selects parts by number, e.g. PARTS=11 or PARTS="4 11" (`make bench PARTS=11`; 2 and 3 are
 #      part 1's; default every part); the BENCH_* switches above still skip theirs.
@@ -105,7 +114,7 @@ goal=0.90       # handy/nginx, plain HTTP
 goal_bare=0.95  # handy/bare net/http
 goal_caddy=2    # handy/Caddy
 
-parts=${PARTS:-1 4 5 6 7 8 9 10 11 12 13 14}
+parts=${PARTS:-1 4 5 6 7 8 9 10 11 12 13 14 15}
 
 for tool in curl wrk nginx caddy openssl go gzip node; do
   command -v "$tool" >/dev/null 2>&1 || die "$tool is missing (make bench installs it via scripts/tools/ensure-tools.sh bench)"
@@ -116,7 +125,7 @@ for mode in $modes; do
 done
 
 for n in $parts; do
-  if ! [[ "$n" =~ ^[0-9]+$ ]] || [ "$((10#$n))" -lt 1 ] || [ "$((10#$n))" -gt 14 ]; then die "PARTS: unknown part $n (1 to 14)"; fi
+  if ! [[ "$n" =~ ^[0-9]+$ ]] || [ "$((10#$n))" -lt 1 ] || [ "$((10#$n))" -gt 15 ]; then die "PARTS: unknown part $n (1 to 15)"; fi
 done
 # want N: whether part N is selected (2 and 3 are part 1's).
 want() {
@@ -150,8 +159,8 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 
 
 # Started together, so that their start-up compressions overlap and wait_compressed's 60 s run
 # once; the load test's handy (part 10) is started here for the same reason and stays idle.
-# plain: parts 1, 4 and 5; tls: part 1; load: part 10.
-if want 1 || want 4 || want 5; then start_handy plain http; fi
+# plain: parts 1, 4, 5 and 15; tls: part 1; load: part 10.
+if want 1 || want 4 || want 5 || want 15; then start_handy plain http; fi
 if want 1; then start_handy tls https; fi
 if [ "$run_load" != 0 ] && want 10; then start_handy load https; fi
 for name in "${!h_pid[@]}"; do
@@ -162,7 +171,7 @@ for name in plain tls load; do
   wait_compressed "$tmp/handy-$name.log" "${h_started[$name]}"
   echo "bench: handy (pid ${h_pid[$name]}) on ${h_url[$name]}"
 done
-handy_url=${h_url[plain]:-}  # parts 4 and 5
+handy_url=${h_url[plain]:-}  # parts 4, 5 and 15
 
 # --- The parts, in order -----------------------------------------------------------------------
 for part in scripts/bench/[0-9][0-9]-*; do
