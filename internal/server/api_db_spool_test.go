@@ -179,6 +179,10 @@ func TestDBSpoolSlowReaders(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		const readers = 6 // 3 queries and 3 exports of 34 MB each
 		srv, u, dir := bigServer(t, st)
+		// The answers are built one at a time (one read slot per user): on a loaded machine the
+		// first readers would be cut as stalled (TestDBSpoolStalledReaderCut's business) before
+		// the last answer is spooled, and the spools could never all be full at once.
+		srv.answerStall = 10 * time.Minute
 		wantQuery := u.query(u.path(""), filesQuery)
 		wantExport := u.do("GET", "/api/v1/auth/me/export", "", "", nil)
 		if wantQuery.status != 200 || len(wantQuery.raw) < bigDocs*(bigDocBytes-256) || wantExport.status != 200 {
