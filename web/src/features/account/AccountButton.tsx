@@ -40,7 +40,9 @@ export function AccountButton() {
       type="button"
       className="account-button"
       aria-haspopup="dialog"
-      aria-label={user ? t('nav.accountOf', { name: name === user.email ? name : `${name} (${user.email})` }) : undefined}
+      data-state={s.status}
+      // While the session is checked the label is not shown (account.css): the name says it.
+      aria-label={user ? t('nav.accountOf', { name: name === user.email ? name : `${name} (${user.email})` }) : s.status === 'checking' ? t('nav.account') : undefined}
       title={user?.email}
       onClick={() => openAccount(i18n)}
     >

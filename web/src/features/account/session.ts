@@ -28,7 +28,10 @@ export function createSessionStore(initial: Session = signedOut) {
   const store = createStore({ session: initial, themeRevision: 0 });
   return {
     get: (): Session => store.get().session,
-    set: (session: Session) => store.set((s) => ({ ...s, session })),
+    set(session: Session) {
+      store.set((s) => ({ ...s, session }));
+      markAccount(session);
+    },
     themeRevision: () => store.get().themeRevision,
     themeApplied: () => store.set((s) => ({ ...s, themeRevision: s.themeRevision + 1 })),
     subscribe: store.subscribe,
@@ -51,10 +54,17 @@ export function useThemeRevision(store: SessionStore = session): number {
 
 /**
  * The inline script before the first paint that marks a page whose visitor has a stored token
- * (`data-account` on <html>): the header's button keeps a signed-in name's width from the start
- * (account.css), so that the name arriving later moves nothing.
+ * (`data-account` on <html>): the header's button keeps a signed-in name's width from the start,
+ * and shows no label until the name is known (account.css), so that nothing moves as it comes.
  */
 export const signedInScript = `try{localStorage.getItem(${JSON.stringify(tokenKey)})&&document.documentElement.setAttribute("data-account","")}catch(e){}`;
+
+/** Keeps <html data-account> (signedInScript) true to the session once it is known: a signed-out
+ * visitor's button shows "Sign in" again at its own width. */
+function markAccount(session: Session) {
+  if (typeof document === 'undefined' || session.status === 'checking') return;
+  document.documentElement.toggleAttribute('data-account', session.status === 'signed-in');
+}
 
 /** Whether a sign-in token is stored; false when storage is unavailable. */
 export const hasStoredToken = (storage?: () => Pick<Storage, 'getItem'> | undefined): boolean => storedToken(storage) !== undefined;
