@@ -13,7 +13,7 @@
 //       layer imports no page/, no feature and no app/; page/ no feature and no app/; a feature
 //       no app/. One exception: i18n/ collects every feature's locales/*.json (each locale is its
 //       own chunk, found by import.meta.glob). What two layers need goes down into the lower
-//       one, or the higher hands it in (the client entry gives the router its page loader);
+//       one, or the higher hands it in (the app gives the router what prepares a page's islands);
 //   (d) app/ may import from features/X/ only features/X/public and features/X/page (the page
 //       registry's import.meta.glob of features/*/page.tsx);
 //   (e) test-only code lives in test/ beside src/ (web/test/): only a test (*.test.ts, *.test.tsx)

@@ -15,12 +15,12 @@ import { buildManifest, manifestPath, Offline, offlinePath } from '../features/p
 import { extensions, mimeTypes } from '../features/flip/public';
 import { buildPayload, type Head, type PagePayload } from '../router/payload';
 import { islandChunk, islandNames, loadIsland } from './islandModules';
-import { loadPage, pageChunk } from './pageRegistry';
+import { loadPage } from './pageRegistry';
 import type { IslandName, When } from '../page/Island';
 import { renderWithIslands } from './render';
 import { defaultLocale, localeOf, locales, pagePath, payloadPath, routes, routeRules, type LocaleCode, type Route, type ToolName } from '../lib/site';
 
-export { adminPath, defaultLocale, islandChunk, locales, manifestPath, messageChunks, offlinePath, pageChunk, pagePath, payloadPath, routeRules, routes };
+export { adminPath, defaultLocale, islandChunk, locales, manifestPath, messageChunks, offlinePath, pagePath, payloadPath, routeRules, routes };
 
 /** Every island's module, loaded once before the first render. */
 const islandsLoaded = Promise.all(islandNames.map(loadIsland));

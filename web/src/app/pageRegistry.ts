@@ -1,6 +1,6 @@
-// Page modules (page/module.ts) are their own chunks, loaded before a page is shown, so a view
-// never suspends. A tool's page module is its feature's `page.tsx` (features/{feature}/page.tsx);
-// the other pages are app/pages/{page name}.tsx.
+// Page modules (page/module.ts), which only the prerender step renders: the browser gets their
+// HTML and hydrates only the islands in it. A tool's page module is its feature's `page.tsx`
+// (features/{feature}/page.tsx); the other pages are app/pages/{page name}.tsx.
 import type { ComponentType } from 'react';
 import { pageFeatures, type PageName } from '../lib/site';
 import type { PageModule, PageProps } from '../page/module';
@@ -16,9 +16,6 @@ const modulePath = (page: PageName) => {
 
 /** The glob's key of a path under src/ (Vite writes this folder's own files as ./). */
 const globKey = (path: string) => (path.startsWith('app/') ? `./${path.slice(4)}` : `../${path}`);
-
-/** Manifest key of a page's chunk, for the prerender step. */
-export const pageChunk = (page: PageName) => `src/${modulePath(page)}`;
 
 export async function loadPage(page: PageName): Promise<ComponentType<PageProps>> {
   const cached = loaded.get(page);
