@@ -1,3 +1,4 @@
+import { signedInScript } from '../features/account/public';
 import { themeScript } from '../theme/theme';
 import { describe, expect, it } from 'vitest';
 import { renderDocument, scriptJson } from './document';
@@ -28,9 +29,9 @@ describe('document', () => {
     expect(html).toContain('content="d&quot;&gt;&lt;script&gt;"');
     expect(html).toContain('<html lang="de">');
     expect(html).toContain('<link rel="alternate" hreflang="x-default" href="https://x/">');
-    // No inline script but the theme's, which the server allows by hash.
+    // One inline script, the theme's and the account's mark, which the server allows by hash.
     expect(html.match(/<script(?! type="module" src)/g)).toEqual(['<script']);
-    expect(html).toContain(`<script>${themeScript}</script>`);
+    expect(html).toContain(`<script>${themeScript}${signedInScript}</script>`);
     expect(html).toContain('<style>body{margin:0}</style>');
   });
 });

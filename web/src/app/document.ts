@@ -71,10 +71,10 @@ export function renderDocument({ head, siteName, body, assets, boot, noindex, ma
     `<meta name="theme-color" content="${appColors.light.theme}" media="(prefers-color-scheme: light)">`,
     `<meta name="theme-color" content="${appColors.dark.theme}" media="(prefers-color-scheme: dark)">`,
     manifest ? `<link rel="manifest" href="${e(manifest)}">` : '',
-    // Before the stylesheet and the first paint: the visitor's chosen theme (theme/theme.ts).
-    `<script>${themeScript}</script>`,
-    // Also before the first paint: whether someone is signed in here (features/account).
-    `<script>${signedInScript}</script>`,
+    // Before the stylesheet and the first paint, one script the server allows by its hash: the
+    // visitor's chosen theme (theme/theme.ts), and whether someone is signed in here
+    // (features/account/session.ts).
+    `<script>${themeScript}${signedInScript}</script>`,
     '<link rel="icon" href="/favicon.ico" sizes="32x32">',
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
     '<link rel="apple-touch-icon" href="/icons/apple-touch-icon.png">',
