@@ -65,6 +65,25 @@ describe('islands', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it('counts an island woken by a click before idle as started, so the page goes on', async () => {
+    document.body.innerHTML = island('theme', 'idle') + island('account', 'idle');
+    let idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (fn: () => void) => idle.push(fn));
+    vi.stubGlobal('cancelIdleCallback', () => {});
+    const { calls, load } = fakeHydrator();
+    const islands = createIslands(load);
+    let ready = false;
+    void islands.watch(document.body).then(() => (ready = true));
+    document.getElementById('theme-button')!.click(); // before idle
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    calls[0].finish();
+    [...idle].forEach((fn) => fn()); // idle comes: the account's island starts, the theme's is alive
+    idle = [];
+    await vi.waitFor(() => expect(calls.map((c) => c.name)).toEqual(['theme', 'account']));
+    calls[1].finish();
+    await vi.waitFor(() => expect(ready).toBe(true));
+  });
+
   it('unmounts the islands of a part of the page that goes, and never starts those not yet alive', async () => {
     document.body.innerHTML = `<main>${island('a', 'load')}${island('b', 'load')}</main>`;
     const { calls, load } = fakeHydrator();

@@ -12,9 +12,10 @@ export interface Hydrator {
 }
 
 interface Entry {
-  when: When;
   state: 'waiting' | 'hydrating' | 'live' | 'gone';
   done?: Promise<void>;
+  /** Called once the island is alive, failed or gone, however it was woken. */
+  settle: () => void;
   unmount?: () => void;
   /** Stops waiting for idle or for the island to come into view. */
   cancel?: () => void;
@@ -57,7 +58,8 @@ export function createIslands(hydrator: () => Promise<Hydrator>) {
           entry.state = 'gone';
           console.error(`The island ${el.dataset.island} failed to start:`, err);
         },
-      );
+      )
+      .finally(entry.settle);
     return entry.done;
   }
 
@@ -94,16 +96,14 @@ export function createIslands(hydrator: () => Promise<Hydrator>) {
       for (const el of root.querySelectorAll<HTMLElement>(selector)) {
         if (entries.has(el)) continue;
         const when = (el.dataset.when ?? 'load') as When;
-        const entry: Entry = { when, state: 'waiting' };
+        let settle!: () => void;
+        const settled = new Promise<void>((resolve) => (settle = resolve));
+        const entry: Entry = { state: 'waiting', settle };
         entries.set(el, entry);
-        if (when === 'load') started.push(enqueue(el));
-        if (when === 'idle') {
-          started.push(
-            new Promise<void>((resolve) => {
-              entry.cancel = onIdle(() => void enqueue(el).then(resolve));
-            }).then(() => entry.done),
-          );
-        }
+        // A click may wake it first: what is awaited is the island settled, however it came.
+        if (when === 'load') void enqueue(el);
+        if (when === 'idle') entry.cancel = onIdle(() => void enqueue(el));
+        if (when !== 'visible') started.push(settled);
         if (when === 'visible') {
           const seen = new IntersectionObserver((found) => {
             if (found.some((f) => f.isIntersecting)) void enqueue(el);
@@ -123,6 +123,7 @@ export function createIslands(hydrator: () => Promise<Hydrator>) {
         entry.cancel?.();
         entry.unmount?.();
         entry.state = 'gone';
+        entry.settle();
       }
     },
   };
