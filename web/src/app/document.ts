@@ -64,10 +64,6 @@ export function renderDocument({ head, siteName, body, assets, boot, noindex, ma
           '<meta name="twitter:card" content="summary">',
           ...(head.structuredData ? [`<script type="application/ld+json">${scriptJson(head.structuredData)}</script>`] : []),
         ]),
-    // No first paint until the header is whole: its controls are right-aligned, so a paint while
-    // the parser is halfway through them would show the first ones, then move them aside as the
-    // others arrive (a layout shift, seen on a throttled CPU). Browsers without it ignore it.
-    '<link rel="expect" href="#main" blocking="render">',
     `<meta name="theme-color" content="${appColors.light.theme}" media="(prefers-color-scheme: light)">`,
     `<meta name="theme-color" content="${appColors.dark.theme}" media="(prefers-color-scheme: dark)">`,
     manifest ? `<link rel="manifest" href="${e(manifest)}">` : '',
