@@ -82,9 +82,45 @@ async function reconnect(page: Page, context: BrowserContext) {
   await context.setOffline(false);
 }
 
+/** The API's errors and unanswered requests of a page, from now on (watchApi). */
+const apiLog = new WeakMap<Page, { errors: string[]; pending: Map<unknown, string> }>();
+
+function watchApi(page: Page) {
+  const log = { errors: [] as string[], pending: new Map<unknown, string>() };
+  apiLog.set(page, log);
+  const api = (url: string) => (url.includes('/api/') ? new URL(url).pathname : undefined);
+  page.on('request', (r) => {
+    const path = api(r.url());
+    if (path) log.pending.set(r, `${r.method()} ${path} since ${new Date().toISOString()}`);
+  });
+  page.on('requestfinished', (r) => void log.pending.delete(r));
+  page.on('requestfailed', (r) => {
+    log.pending.delete(r);
+    const path = api(r.url());
+    if (path) log.errors.push(`${path}: ${r.failure()?.errorText}`);
+  });
+  page.on('response', (r) => {
+    const path = api(r.url());
+    if (path && r.status() >= 400) log.errors.push(`${r.status()} ${path}`);
+  });
+}
+
+/** Runs check; if it fails, says what the API answered meanwhile and what it never answered:
+ * what to look at when the sync state waits (it once stayed "Connecting…" in CI). */
+async function withApiTrouble(page: Page, check: () => Promise<void>) {
+  try {
+    await check();
+  } catch (err) {
+    const log = apiLog.get(page);
+    const detail = log ? `\nAPI errors: ${log.errors.join('; ') || 'none'}\nAPI requests unanswered: ${[...log.pending.values()].join('; ') || 'none'}` : '';
+    throw new Error(`${err instanceof Error ? err.message : String(err)}${detail}`, { cause: err });
+  }
+}
+
 const databases = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
 
 test('keeps the device’s history at sign-up, and shows a save on one device on the other', async ({ page, browser }) => {
+  watchApi(page);
   await open(page);
   await save(page, '2', '3');
   await save(page, '4', '5');
@@ -104,7 +140,7 @@ test('keeps the device’s history at sign-up, and shows a save on one device on
   await openPanel(page);
   await expect(panel(page)).toContainText(h.accountWide);
   await expect(entries(page)).toHaveCount(2);
-  await expect(panel(page).locator('.history-sync')).toHaveText(h.online);
+  await withApiTrouble(page, () => expect(panel(page).locator('.history-sync')).toHaveText(h.online));
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     const axe = await new AxeBuilder({ page }).include('dialog.history-dialog').analyze();
