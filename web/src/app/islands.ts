@@ -23,7 +23,7 @@ interface Entry {
 
 const selector = '[data-island]';
 
-/** Runs fn in a task of its own, after what the browser has queued (input first). */
+/** Resolves in a task of its own, after what the browser has queued (input first). */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 const onIdle = (fn: () => void): (() => void) => {
