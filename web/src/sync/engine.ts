@@ -90,6 +90,8 @@ const defaultSleep = (ms: number, signal: AbortSignal) =>
 export class Engine {
   private state: OnlineState = 'unknown';
   private wake: (() => void) | undefined;
+  /** A kick since the send loop last read the outbox (kick). */
+  private kicked = false;
   /** Ends the backoff waits at once (the browser is back online). */
   private retry = new AbortController();
   private readonly sleep: NonNullable<EngineDeps['sleep']>;
@@ -106,6 +108,7 @@ export class Engine {
 
   /** New batches are in the outbox: send them now. */
   kick(): void {
+    this.kicked = true;
     this.wake?.();
   }
 
@@ -140,8 +143,13 @@ export class Engine {
   private async sendLoop(signal: AbortSignal): Promise<void> {
     let failures = 0;
     while (!signal.aborted) {
+      this.kicked = false;
       const group = await this.deps.cache.nextGroup();
       if (group.length === 0) {
+        // A batch written while the outbox was read is not in group, and its kick found no one
+        // waiting yet: look again rather than sleep until the next write (a lost wake-up that
+        // left a sign-up's moved history unsent, "Connecting…", in CI).
+        if (this.kicked) continue;
         let stop: () => void = () => undefined;
         await new Promise<void>((resolve) => {
           this.wake = resolve;
