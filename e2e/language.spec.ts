@@ -49,6 +49,8 @@ test('the switcher keeps the page and the query, and / then leads to the chosen 
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await expect(page).toHaveTitle(messages('de').pages['area-calculator'].title);
   await expect(switcher).not.toHaveAttribute('open');
+  // Another language is a full load: the new page remembers its language once it is live.
+  await hydrated(page);
   expect((await context.cookies()).find((c) => c.name === 'i18n_redirected')?.value).toBe('de');
 
   await page.goto('/');
