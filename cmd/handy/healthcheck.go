@@ -2,8 +2,6 @@ package main
 
 import (
 	"crypto/tls"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -24,16 +22,9 @@ const healthTimeout = 3 * time.Second
 // is the container image's health check: a scratch image has no curl, and reading the server's
 // own configuration finds its port (HANDY_ADDR) and scheme without repeating them.
 func runHealthcheck(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	cfg, err := config.Load(args, getenv)
-	if errors.Is(err, flag.ErrHelp) {
-		if err := config.Usage(stdout); err != nil {
-			return 1
-		}
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "handy healthcheck:", err)
-		return 2
+	cfg, code, ok := loadConfig("handy healthcheck", args, getenv, stdout, stderr)
+	if !ok {
+		return code
 	}
 	target, client, err := healthTarget(cfg)
 	if err != nil {

@@ -66,16 +66,9 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 	if migrateOnly {
 		args = args[1:]
 	}
-	cfg, err := config.Load(args, getenv)
-	if errors.Is(err, flag.ErrHelp) {
-		if err := config.Usage(stdout); err != nil {
-			return 1
-		}
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "handy:", err)
-		return 2
+	cfg, code, ok := loadConfig("handy", args, getenv, stdout, stderr)
+	if !ok {
+		return code
 	}
 	logger := cfg.Logger(stderr)
 	b := buildinfo.Get()
@@ -162,6 +155,24 @@ func run(args []string, getenv func(string) string, dist fs.FS, stdout, stderr i
 		return 1
 	}
 	return 0
+}
+
+// loadConfig reads the flags and HANDY_* variables of the server and of the commands that
+// read its configuration (name is the command, for its errors). Not ok: -help was written (0),
+// or the configuration was refused (2, said on stderr); the caller exits with code.
+func loadConfig(name string, args []string, getenv func(string) string, stdout, stderr io.Writer) (_ config.Config, code int, ok bool) {
+	cfg, err := config.Load(args, getenv)
+	if errors.Is(err, flag.ErrHelp) {
+		if err := config.Usage(stdout); err != nil {
+			return cfg, 1, false
+		}
+		return cfg, 0, false
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, name+":", err)
+		return cfg, 2, false
+	}
+	return cfg, 0, true
 }
 
 // closeAnalytics writes the page views still buffered, within the shutdown timeout.

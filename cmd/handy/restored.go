@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
 
-	"handy/internal/config"
 	"handy/internal/docstore"
 	"handy/internal/store"
 )
@@ -24,16 +21,9 @@ import (
 // jumps again, and browsers reload their documents once more. It applies the migrations the
 // database lacks first, as the server would.
 func runRestored(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	cfg, err := config.Load(args, getenv)
-	if errors.Is(err, flag.ErrHelp) {
-		if err := config.Usage(stdout); err != nil {
-			return 1
-		}
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "handy restored:", err)
-		return 2
+	cfg, code, ok := loadConfig("handy restored", args, getenv, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if cfg.DatabaseURL == "" {
 		// A mistyped -data-dir must not create an empty database and call it restored.
